@@ -1,0 +1,4 @@
+/**
+ * Hash maps keyed by primitive {@code int} and {@code long}, without boxing.
+ */
+package io.weir.util.collection;

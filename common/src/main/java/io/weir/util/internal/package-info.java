@@ -1,0 +1,4 @@
+/**
+ * Implementation details of weir-common; not exported.
+ */
+package io.weir.util.internal;
