@@ -52,6 +52,22 @@ public class FastThreadLocal<V> {
     /** Returns the calling thread's value, initialising it with {@link #initialValue()} on first use. */
     @SuppressWarnings("unchecked")
     public final V get() {
+        // Kept tiny so it inlines: a FastThreadLocalThread with the value already set never leaves this block.
+        if (Thread.currentThread() instanceof FastThreadLocalThread fast) {
+            Object[] slots = fast.slots();
+            int i = index;
+            if (i < slots.length) {
+                Object v = slots[i];
+                if (v != InternalThreadLocalMap.UNSET) {
+                    return (V) v;
+                }
+            }
+        }
+        return getSlow();
+    }
+
+    @SuppressWarnings("unchecked")
+    private V getSlow() {
         InternalThreadLocalMap map = InternalThreadLocalMap.get();
         Object v = map.indexedVariable(index);
         if (v != InternalThreadLocalMap.UNSET) {
@@ -73,6 +89,19 @@ public class FastThreadLocal<V> {
 
     /** Sets the calling thread's value; {@code null} is a value like any other. */
     public final void set(V value) {
+        if (Thread.currentThread() instanceof FastThreadLocalThread fast) {
+            Object[] slots = fast.slots();
+            int i = index;
+            // Overwriting a value that is already set needs no bookkeeping for removeAll().
+            if (i < slots.length && slots[i] != InternalThreadLocalMap.UNSET) {
+                slots[i] = value;
+                return;
+            }
+        }
+        setSlow(value);
+    }
+
+    private void setSlow(V value) {
         InternalThreadLocalMap map = InternalThreadLocalMap.get();
         if (map.setIndexedVariable(index, value)) {
             addToVariablesToRemove(map);

@@ -13,6 +13,8 @@ public class FastThreadLocalThread extends Thread {
     private final boolean cleanupFastThreadLocals;
     // Only read and written by this thread itself (InternalThreadLocalMap is thread-confined).
     private InternalThreadLocalMap threadLocalMap;
+    // The map's current slot array (see InternalThreadLocalMap), read by FastThreadLocal's fast path.
+    private Object[] slots = InternalThreadLocalMap.NO_SLOTS;
 
     /** A thread with no runnable; override {@link #run()}. */
     public FastThreadLocalThread() {
@@ -54,6 +56,14 @@ public class FastThreadLocalThread extends Thread {
 
     final void setThreadLocalMap(InternalThreadLocalMap map) {
         threadLocalMap = map;
+    }
+
+    final Object[] slots() {
+        return slots;
+    }
+
+    final void setSlots(Object[] slots) {
+        this.slots = slots == null ? InternalThreadLocalMap.NO_SLOTS : slots;
     }
 
     private static Runnable wrap(Runnable target) {
