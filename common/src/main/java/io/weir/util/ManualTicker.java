@@ -1,17 +1,21 @@
 package io.weir.util;
 
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A {@link Ticker} for tests: time stands still until {@link #advance} moves it. Threads blocked in
- * {@link #sleep} wake up once time has moved far enough. Thread-safe.
+ * {@link #sleep} wake up once time has moved far enough, and listeners registered with
+ * {@link #addAdvanceListener} (executors waiting for a scheduled deadline) are told after every advance.
+ * Thread-safe.
  */
 public final class ManualTicker implements Ticker {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition advanced = lock.newCondition();
+    private final CopyOnWriteArrayList<Runnable> advanceListeners = new CopyOnWriteArrayList<>();
     private volatile long nanos;
 
     ManualTicker() {
@@ -23,7 +27,8 @@ public final class ManualTicker implements Ticker {
     }
 
     /**
-     * Moves time forward and wakes sleepers whose deadline has passed.
+     * Moves time forward, wakes sleepers whose deadline has passed and then runs the advance listeners on
+     * the calling thread.
      *
      * @throws IllegalArgumentException if {@code amount} is negative
      */
@@ -39,6 +44,22 @@ public final class ManualTicker implements Ticker {
         } finally {
             lock.unlock();
         }
+        // Outside the lock: a listener wakes another thread, which may read nanoTime() at once.
+        for (Runnable listener : advanceListeners) {
+            listener.run();
+        }
+    }
+
+    /** Registers {@code listener} to run after every {@link #advance}; always returns {@code true}. */
+    @Override
+    public boolean addAdvanceListener(Runnable listener) {
+        advanceListeners.add(Objects.requireNonNull(listener, "listener"));
+        return true;
+    }
+
+    @Override
+    public void removeAdvanceListener(Runnable listener) {
+        advanceListeners.remove(listener);
     }
 
     @Override

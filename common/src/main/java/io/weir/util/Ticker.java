@@ -35,6 +35,24 @@ public interface Ticker {
      */
     void sleep(long delayNanos) throws InterruptedException;
 
+    /**
+     * Asks this ticker to run {@code listener} each time it jumps forward other than with the wall clock
+     * (a {@link ManualTicker} being advanced). Executors register here so that a task scheduled on a manual
+     * ticker runs as soon as a test advances time, instead of after a wall-clock wait.
+     *
+     * <p>The listener runs on the thread that moves the ticker and must be quick and must not throw.
+     *
+     * @return {@code true} if this ticker will call the listener; {@code false} (the default, and the system
+     *         ticker's answer) if time moves with the wall clock and nobody will be told
+     */
+    default boolean addAdvanceListener(Runnable listener) {
+        return false;
+    }
+
+    /** Undoes {@link #addAdvanceListener}; does nothing if {@code listener} was not registered. */
+    default void removeAdvanceListener(Runnable listener) {
+    }
+
     /** {@link #sleep(long)} with a unit. */
     default void sleep(long delay, TimeUnit unit) throws InterruptedException {
         sleep(unit.toNanos(delay));

@@ -1,0 +1,702 @@
+package io.weir.util.concurrent;
+
+import io.weir.util.Ticker;
+import io.weir.util.platform.Queues;
+import io.weir.util.platform.SystemProperties;
+import java.lang.System.Logger.Level;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
+
+/**
+ * An executor that runs every task on one thread, the base of Weir's event loops.
+ *
+ * <p><b>Threads.</b> {@link #execute} and the submit/schedule methods may be called from any thread. Tasks
+ * from other threads go through a lock-free multi-producer single-consumer queue; the executor thread is
+ * started on the first submission (from the {@link ThreadFactory} or {@link Executor} given, by default a
+ * {@link DefaultThreadFactory}) and is the only consumer. The {@code protected final} helpers
+ * ({@link #takeTask()}, {@link #runAllTasks()}, {@link #pollTask()}, {@link #confirmShutdown()}, ...) may only
+ * be called from {@link #run()}, on the executor thread.
+ *
+ * <p><b>Wake-ups.</b> A submission from another thread calls {@link #wakeup(boolean)}, which the subclass
+ * overrides when it blocks on something else (a selector); the default unparks the thread if it is waiting
+ * in {@link #takeTask()}. The executor never wakes itself: before it blocks it announces that it is about to
+ * sleep and checks the queue once more, so a task offered concurrently is never missed. When the
+ * {@link Ticker} can report advances (a {@link io.weir.util.ManualTicker}), each advance wakes the executor
+ * so scheduled tasks become due without wall-clock waiting.
+ *
+ * <p><b>Life cycle.</b> not started &rarr; started &rarr; shutting down (graceful: tasks still accepted until
+ * a quiet period passes or the timeout expires) &rarr; shut down (new tasks rejected; the tasks already
+ * queued are run, or discarded after {@link #shutdownNow()}) &rarr; terminated. A task is either run or
+ * handed to the {@link RejectedExecutionHandler}, never silently lost: the executor waits for submitters
+ * that passed the state check before it drains the queue for the last time. Scheduled tasks are cancelled
+ * once shutdown begins.
+ *
+ * <p><b>Metrics.</b> {@link #pendingTasks()}, {@link #tasksRunLastIteration()} and {@link #totalTasksRun()}
+ * are written only by the executor thread into plain fields; reads from other threads are best effort.
+ */
+public abstract class SingleThreadEventExecutor extends AbstractScheduledEventExecutor {
+    /**
+     * Default for {@code io.weir.eventExecutor.maxPendingTasks}: tasks a queue holds before submissions are
+     * rejected. {@link Integer#MAX_VALUE} means unbounded.
+     */
+    public static final int DEFAULT_MAX_PENDING_TASKS = Math.max(16,
+            SystemProperties.getInt("io.weir.eventExecutor.maxPendingTasks", Integer.MAX_VALUE));
+
+    private static final System.Logger LOGGER = System.getLogger(SingleThreadEventExecutor.class.getName());
+
+    /** Longest single wait while the quiet period of a graceful shutdown runs, so progress is re-checked. */
+    private static final long SHUTDOWN_POLL_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Tasks run between two clock reads in {@link #runAllTasks(long)}; reading the clock is not free. */
+    private static final int TASKS_BETWEEN_DEADLINE_CHECKS = 64;
+
+    private static final int ST_NOT_STARTED = 1;
+    private static final int ST_STARTED = 2;
+    private static final int ST_SHUTTING_DOWN = 3;
+    private static final int ST_SHUTDOWN = 4;
+    private static final int ST_TERMINATED = 5;
+
+    private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "state");
+    private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> IN_FLIGHT =
+            AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "inFlightSubmissions");
+    private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> SLEEPING =
+            AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "sleeping");
+
+    private final Queue<Runnable> taskQueue;
+    private final Executor threadStarter;
+    private final RejectedExecutionHandler rejectedHandler;
+    private final UnaryOperator<Runnable> taskDecorator;
+    private final int maxPendingTasks;
+    private final Promise<Void> terminationFuture = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
+    private final Runnable tickerListener;
+    private final boolean tickerNotifies;
+
+    private volatile int state = ST_NOT_STARTED;
+    private volatile Thread thread;
+    // Foreign submitters between their state check and their offer; the final drain waits for them.
+    private volatile int inFlightSubmissions;
+    // 1 while the executor is (about to be) parked in takeTask() or the quiet period; the first waker
+    // swaps it to 0, so a burst of submissions costs one unpark, not one each.
+    private volatile int sleeping;
+    private volatile boolean discardPendingTasks;
+    private volatile long gracefulShutdownQuietPeriodNanos;
+    private volatile long gracefulShutdownTimeoutNanos;
+    private volatile long gracefulShutdownStartNanos;
+
+    // Executor thread only.
+    private long lastExecutionNanos;
+    private int tasksRunThisIteration;
+    // Written by the executor thread only; read by anyone, best effort.
+    private int tasksRunLastIteration;
+    private long totalTasksRun;
+
+    /**
+     * An executor whose thread comes from {@code threadFactory} ({@code null}: a {@link DefaultThreadFactory}
+     * named after this class), with the system ticker, an unbounded queue, the throwing rejection handler and
+     * no task decorator.
+     */
+    protected SingleThreadEventExecutor(EventExecutorGroup parent, ThreadFactory threadFactory) {
+        this(parent, threadFactory == null ? null : new ThreadPerTaskExecutor(threadFactory), Ticker.system(),
+                DEFAULT_MAX_PENDING_TASKS, RejectedExecutionHandler.REJECT, null);
+    }
+
+    /**
+     * An executor with every option.
+     *
+     * @param parent the owning group, or {@code null}
+     * @param executor starts the executor thread with {@link Executor#execute}; it must run the runnable on a
+     *        new or otherwise idle thread. {@code null}: a {@link DefaultThreadFactory} named after this class
+     * @param ticker the clock for scheduled tasks and the shutdown quiet period
+     * @param maxPendingTasks queue capacity beyond which submissions are rejected ({@link Integer#MAX_VALUE}:
+     *        unbounded); rounded up to a power of two, at least a few thousand
+     * @param rejectedHandler decides the fate of refused tasks
+     * @param taskDecorator applied to every task given to {@link #execute} and every task scheduled, on the
+     *        submitting thread (e.g. to carry a tracing context); {@code null} for none
+     * @throws IllegalArgumentException if {@code maxPendingTasks} is not positive
+     */
+    protected SingleThreadEventExecutor(EventExecutorGroup parent, Executor executor, Ticker ticker,
+                                        int maxPendingTasks, RejectedExecutionHandler rejectedHandler,
+                                        UnaryOperator<Runnable> taskDecorator) {
+        super(parent, ticker);
+        if (maxPendingTasks <= 0) {
+            throw new IllegalArgumentException("maxPendingTasks: " + maxPendingTasks + " (expected: > 0)");
+        }
+        this.maxPendingTasks = maxPendingTasks;
+        this.taskQueue = maxPendingTasks == Integer.MAX_VALUE
+                ? Queues.newMpscQueue()
+                : Queues.newMpscQueue(maxPendingTasks);
+        this.threadStarter = executor != null
+                ? executor
+                : new ThreadPerTaskExecutor(new DefaultThreadFactory(getClass()));
+        this.rejectedHandler = Objects.requireNonNull(rejectedHandler, "rejectedHandler");
+        this.taskDecorator = taskDecorator;
+        this.tickerListener = this::onTickerAdvance;
+        this.tickerNotifies = ticker.addAdvanceListener(tickerListener);
+    }
+
+    /**
+     * The event loop body, called once on the executor thread. It should repeat: wait for work (e.g.
+     * {@link #takeTask()}), run tasks ({@link #runAllTasks()}), and return when {@link #confirmShutdown()}
+     * returns {@code true}. If it returns or throws earlier, the executor shuts down.
+     */
+    protected abstract void run();
+
+    /**
+     * Releases what the subclass holds (a selector); called once on the executor thread after the last task
+     * ran and before the termination future completes.
+     */
+    protected void cleanup() {
+    }
+
+    /**
+     * Makes the executor thread notice new work. Called after a task was queued from another thread
+     * ({@code inEventLoop == false}), when shutdown starts, and when the ticker advances. Must be cheap when
+     * the thread is not blocked, because it runs on every foreign submission. The default unparks the
+     * thread if it waits in {@link #takeTask()}; a subclass that blocks elsewhere overrides this and should
+     * still call {@code super.wakeup(inEventLoop)}, which also covers the graceful-shutdown quiet period.
+     */
+    protected void wakeup(boolean inEventLoop) {
+        if (!inEventLoop) {
+            unparkIfSleeping();
+        }
+    }
+
+    private void unparkIfSleeping() {
+        if (sleeping != 0 && SLEEPING.getAndSet(this, 0) != 0) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private void onTickerAdvance() {
+        boolean inEventLoop = inEventLoop();
+        wakeup(inEventLoop);
+        if (!inEventLoop) {
+            // A subclass's wakeup may target a selector; the quiet-period park needs an unpark too.
+            unparkIfSleeping();
+        }
+    }
+
+    @Override
+    public boolean inEventLoop(Thread thread) {
+        return thread == this.thread;
+    }
+
+    // ---------------------------------------------------------------- submission
+
+    /**
+     * Queues {@code task} to run on the executor thread, starting the thread if needed.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws java.util.concurrent.RejectedExecutionException (by the default handler) if the executor is
+     *         shut down or its bounded queue is full
+     */
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        UnaryOperator<Runnable> decorator = taskDecorator;
+        if (decorator != null) {
+            task = Objects.requireNonNull(decorator.apply(task), "taskDecorator returned null");
+        }
+        execute0(task);
+    }
+
+    private void execute0(Runnable task) {
+        if (inEventLoop()) {
+            // The executor thread itself cannot race with its own final drain.
+            if (state >= ST_SHUTDOWN || !taskQueue.offer(task)) {
+                reject(task);
+            }
+            return;
+        }
+        // Dekker-style handshake with doShutdownDrain(): the submitter announces itself before reading the
+        // state, the executor publishes the state before waiting for announced submitters to leave.
+        IN_FLIGHT.incrementAndGet(this);
+        boolean accepted;
+        try {
+            accepted = state < ST_SHUTDOWN && taskQueue.offer(task);
+        } finally {
+            IN_FLIGHT.decrementAndGet(this);
+        }
+        if (!accepted) {
+            reject(task);
+            return;
+        }
+        if (state == ST_NOT_STARTED) {
+            startThread();
+        }
+        wakeup(false);
+    }
+
+    private void reject(Runnable task) {
+        rejectedHandler.rejected(task, this);
+    }
+
+    @Override
+    void enqueueScheduled(ScheduledFutureTask<?> task) {
+        // Already decorated when scheduled; the queued object is the task itself so it can enter the heap.
+        execute0(task);
+    }
+
+    @Override
+    void enqueueRemoval(ScheduledFutureTask<?> task) {
+        // No in-flight accounting: a removal that misses the final drain is harmless, the heap is cleared then.
+        if (state < ST_TERMINATED && taskQueue.offer(task)) {
+            wakeup(false);
+        }
+    }
+
+    @Override
+    Runnable decorateScheduled(Runnable task) {
+        UnaryOperator<Runnable> decorator = taskDecorator;
+        return decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "taskDecorator returned null");
+    }
+
+    @Override
+    boolean decoratesTasks() {
+        return taskDecorator != null;
+    }
+
+    // ---------------------------------------------------------------- helpers for run()
+
+    /** Whether tasks wait in the task queue (scheduled tasks not counted). */
+    protected final boolean hasTasks() {
+        return !taskQueue.isEmpty();
+    }
+
+    /** The next queued task, or {@code null}. Executor thread only. */
+    protected final Runnable pollTask() {
+        Runnable task = taskQueue.poll();
+        return task == null || !discardPendingTasks ? task : discardAndPoll(task);
+    }
+
+    /** After {@link #shutdownNow()}: drops {@code first} and everything queued behind it. */
+    private Runnable discardAndPoll(Runnable first) {
+        Runnable task = first;
+        do {
+            cancelIfFuture(task);
+        } while ((task = taskQueue.poll()) != null);
+        return null;
+    }
+
+    private static void cancelIfFuture(Runnable task) {
+        if (task instanceof java.util.concurrent.Future) {
+            ((java.util.concurrent.Future<?>) task).cancel(false);
+        }
+    }
+
+    /**
+     * Waits for the next task: a due scheduled task or a queued one. Returns {@code null} when it was woken
+     * without one (shutdown started, an interrupt, a {@link #wakeup} by the subclass); callers then check
+     * {@link #confirmShutdown()} and call again. Executor thread only.
+     */
+    protected final Runnable takeTask() {
+        for (;;) {
+            long delayNanos = -1;
+            if (hasScheduledTasks()) {
+                long now = currentTimeNanos();
+                Runnable scheduled = pollScheduledTask(now);
+                if (scheduled != null) {
+                    return scheduled;
+                }
+                delayNanos = nextScheduledTaskDelayNanos(now);
+            }
+            Runnable task = pollTask();
+            if (task != null) {
+                return task;
+            }
+            if (state >= ST_SHUTTING_DOWN) {
+                return null;
+            }
+            sleepUntilWork(delayNanos, true);
+            if (Thread.interrupted()) {
+                // An interrupt would make every later park return at once; report it as a plain wake-up.
+                return null;
+            }
+            if (delayNanos < 0 && taskQueue.isEmpty() && !hasScheduledTasks()) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Parks until a task is queued, {@code delayNanos} pass ({@code < 0}: no limit) or a wake-up arrives.
+     * The volatile write of {@code sleeping} followed by the re-check of the queue pairs with the
+     * submitter's offer followed by its read of {@code sleeping}: one of the two always sees the other.
+     */
+    private void sleepUntilWork(long delayNanos, boolean stopOnShutdown) {
+        sleeping = 1;
+        try {
+            if (!taskQueue.isEmpty() || stopOnShutdown && state >= ST_SHUTTING_DOWN) {
+                return;
+            }
+            if (delayNanos < 0) {
+                LockSupport.park(this);
+            } else if (delayNanos > 0) {
+                LockSupport.parkNanos(this, delayNanos);
+            }
+        } finally {
+            sleeping = 0;
+        }
+    }
+
+    /**
+     * Runs a task on the executor thread, logging what it throws, and counts it in the metrics. Executor
+     * thread only.
+     */
+    protected final void runTask(Runnable task) {
+        safeExecute(task);
+        tasksRunThisIteration++;
+        totalTasksRun++;
+    }
+
+    /**
+     * Runs the scheduled tasks that are due and the tasks queued when this call started (tasks they submit
+     * wait for the next call, so a task that re-submits itself cannot starve the loop). Ends a metrics
+     * iteration. Executor thread only.
+     *
+     * @return whether at least one task ran
+     */
+    protected final boolean runAllTasks() {
+        int before = tasksRunThisIteration;
+        runDueScheduledTasks();
+        int queued = taskQueue.size();
+        for (int i = 0; i < queued; i++) {
+            Runnable task = pollTask();
+            if (task == null) {
+                break;
+            }
+            runTask(task);
+        }
+        return endIteration(before);
+    }
+
+    /**
+     * Like {@link #runAllTasks()}, but stops once {@code timeoutNanos} (by the ticker) have passed, checking
+     * the clock every {@value #TASKS_BETWEEN_DEADLINE_CHECKS} tasks. Executor thread only.
+     *
+     * @return whether at least one task ran
+     */
+    protected final boolean runAllTasks(long timeoutNanos) {
+        int before = tasksRunThisIteration;
+        runDueScheduledTasks();
+        long deadline = deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos));
+        int queued = taskQueue.size();
+        for (int i = 0; i < queued; i++) {
+            Runnable task = pollTask();
+            if (task == null) {
+                break;
+            }
+            runTask(task);
+            if ((i + 1) % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && currentTimeNanos() >= deadline) {
+                break;
+            }
+        }
+        return endIteration(before);
+    }
+
+    private void runDueScheduledTasks() {
+        if (!hasScheduledTasks()) {
+            return;
+        }
+        long now = currentTimeNanos();
+        Runnable task;
+        while ((task = pollScheduledTask(now)) != null) {
+            runTask(task);
+        }
+    }
+
+    private boolean endIteration(int before) {
+        int ran = tasksRunThisIteration;
+        tasksRunLastIteration = ran;
+        tasksRunThisIteration = 0;
+        if (ran > 0) {
+            lastExecutionNanos = currentTimeNanos();
+        }
+        return ran > before;
+    }
+
+    /**
+     * Called by {@link #run()} on each turn: returns {@code false} while the executor should keep running,
+     * {@code true} once the loop should return. While shutting down it cancels scheduled tasks, runs queued
+     * tasks and waits out the quiet period (blocking up to {@value #SHUTDOWN_POLL_INTERVAL_NANOS} ns per
+     * call, woken by new tasks). Executor thread only.
+     *
+     * @throws IllegalStateException if called from another thread
+     */
+    protected final boolean confirmShutdown() {
+        if (state < ST_SHUTTING_DOWN) {
+            return false;
+        }
+        if (!inEventLoop()) {
+            throw new IllegalStateException("confirmShutdown() must be called from the executor thread");
+        }
+        cancelScheduledTasks();
+        boolean ran = discardPendingTasks ? discardQueuedTasks() : runAllTasks();
+        long quietPeriod = gracefulShutdownQuietPeriodNanos;
+        long now = currentTimeNanos();
+        if (state >= ST_SHUTDOWN || now - gracefulShutdownStartNanos > gracefulShutdownTimeoutNanos) {
+            return true;
+        }
+        if (ran) {
+            // Tasks keep arriving: the quiet period starts again, unless there is none.
+            return quietPeriod == 0;
+        }
+        long quietSoFar = now - lastExecutionNanos;
+        if (quietSoFar < quietPeriod) {
+            sleepUntilWork(Math.min(quietPeriod - quietSoFar + 1, SHUTDOWN_POLL_INTERVAL_NANOS), false);
+            Thread.interrupted();
+            return false;
+        }
+        return true;
+    }
+
+    private boolean discardQueuedTasks() {
+        boolean any = false;
+        Runnable task;
+        while ((task = taskQueue.poll()) != null) {
+            any = true;
+            cancelIfFuture(task);
+        }
+        return any;
+    }
+
+    // ---------------------------------------------------------------- thread life cycle
+
+    private void startThread() {
+        if (state == ST_NOT_STARTED && STATE.compareAndSet(this, ST_NOT_STARTED, ST_STARTED)) {
+            boolean started = false;
+            try {
+                doStartThread();
+                started = true;
+            } finally {
+                if (!started) {
+                    STATE.compareAndSet(this, ST_STARTED, ST_NOT_STARTED);
+                }
+            }
+        }
+    }
+
+    private void doStartThread() {
+        threadStarter.execute(this::runThread);
+    }
+
+    private void runThread() {
+        thread = Thread.currentThread();
+        lastExecutionNanos = currentTimeNanos();
+        try {
+            run();
+        } catch (Throwable t) {
+            LOGGER.log(Level.WARNING, "Unexpected exception from an event executor: " + this, t);
+        } finally {
+            for (;;) {
+                int s = state;
+                if (s >= ST_SHUTTING_DOWN || STATE.compareAndSet(this, s, ST_SHUTTING_DOWN)) {
+                    break;
+                }
+            }
+            try {
+                while (!confirmShutdown()) {
+                    // A run() that returned early still honours the graceful shutdown contract.
+                }
+                for (;;) {
+                    int s = state;
+                    if (s >= ST_SHUTDOWN || STATE.compareAndSet(this, s, ST_SHUTDOWN)) {
+                        break;
+                    }
+                }
+                doShutdownDrain();
+            } finally {
+                terminate();
+            }
+        }
+    }
+
+    /** The last drain: no submission is accepted any more, so this one sees every task that was. */
+    private void doShutdownDrain() {
+        while (inFlightSubmissions != 0) {
+            Thread.onSpinWait();
+        }
+        boolean discard = discardPendingTasks;
+        Runnable task;
+        while ((task = taskQueue.poll()) != null) {
+            if (discard) {
+                cancelIfFuture(task);
+            } else {
+                runTask(task);
+            }
+        }
+        tasksRunLastIteration = tasksRunThisIteration;
+        tasksRunThisIteration = 0;
+    }
+
+    private void terminate() {
+        try {
+            cancelScheduledTasks();
+            cleanup();
+        } catch (Throwable t) {
+            LOGGER.log(Level.WARNING, "Exception while cleaning up an event executor: " + this, t);
+        } finally {
+            if (tickerNotifies) {
+                ticker().removeAdvanceListener(tickerListener);
+            }
+            FastThreadLocal.removeAll();
+            STATE.set(this, ST_TERMINATED);
+            terminationFuture.trySuccess(null);
+        }
+    }
+
+    // ---------------------------------------------------------------- shutdown API
+
+    @Override
+    public Future<?> shutdownGracefully(long quietPeriod, long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (quietPeriod < 0) {
+            throw new IllegalArgumentException("quietPeriod: " + quietPeriod + " (expected: >= 0)");
+        }
+        if (timeout < quietPeriod) {
+            throw new IllegalArgumentException(
+                    "timeout: " + timeout + " (expected: >= quietPeriod (" + quietPeriod + "))");
+        }
+        if (state >= ST_SHUTTING_DOWN) {
+            return terminationFuture;
+        }
+        gracefulShutdownQuietPeriodNanos = unit.toNanos(quietPeriod);
+        gracefulShutdownTimeoutNanos = unit.toNanos(timeout);
+        // The timeout counts from this call, not from whenever the executor thread notices it.
+        gracefulShutdownStartNanos = currentTimeNanos();
+        return advanceState(ST_SHUTTING_DOWN);
+    }
+
+    /** {@inheritDoc} Tasks queued before this call still run. */
+    @Override
+    public void shutdown() {
+        advanceState(ST_SHUTDOWN);
+    }
+
+    /**
+     * Like {@link #shutdown()}, but queued tasks are discarded: those that are futures (from
+     * {@code submit}/{@code schedule}) are cancelled, plain runnables are dropped.
+     *
+     * @return an empty list: only the executor thread may take tasks out of its queue
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        discardPendingTasks = true;
+        advanceState(ST_SHUTDOWN);
+        return Collections.emptyList();
+    }
+
+    private Future<?> advanceState(int newState) {
+        int oldState;
+        for (;;) {
+            oldState = state;
+            if (oldState >= newState) {
+                return terminationFuture;
+            }
+            if (STATE.compareAndSet(this, oldState, newState)) {
+                break;
+            }
+        }
+        if (oldState == ST_NOT_STARTED) {
+            try {
+                doStartThread();
+            } catch (Throwable t) {
+                STATE.set(this, ST_TERMINATED);
+                terminationFuture.tryFailure(t);
+                throw t;
+            }
+        } else {
+            boolean inEventLoop = inEventLoop();
+            wakeup(inEventLoop);
+            if (!inEventLoop) {
+                // The subclass's wakeup may target a selector; the quiet-period park needs an unpark too.
+                unparkIfSleeping();
+            }
+        }
+        return terminationFuture;
+    }
+
+    @Override
+    public Future<?> terminationFuture() {
+        return terminationFuture;
+    }
+
+    @Override
+    public boolean isShuttingDown() {
+        return state >= ST_SHUTTING_DOWN;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return state >= ST_SHUTDOWN;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return state == ST_TERMINATED;
+    }
+
+    /**
+     * Waits for termination.
+     *
+     * @throws IllegalStateException if called from the executor thread, which can never see itself terminate
+     */
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        if (inEventLoop()) {
+            throw new IllegalStateException("cannot await termination of the current thread");
+        }
+        terminationFuture.await(timeout, unit);
+        return isTerminated();
+    }
+
+    // ---------------------------------------------------------------- metrics
+
+    /** Tasks waiting in the queue (not counting scheduled tasks that are not due); any thread, approximate. */
+    public int pendingTasks() {
+        return taskQueue.size();
+    }
+
+    /** The queue capacity beyond which submissions are rejected ({@link Integer#MAX_VALUE}: unbounded). */
+    public int maxPendingTasks() {
+        return maxPendingTasks;
+    }
+
+    /** Tasks the most recent {@link #runAllTasks()} iteration ran (including the task taken before it). */
+    public int tasksRunLastIteration() {
+        return tasksRunLastIteration;
+    }
+
+    /** Tasks run since the executor started. Best effort from other threads. */
+    public long totalTasksRun() {
+        return totalTasksRun;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + '@' + Integer.toHexString(hashCode()) + "(state: " + state + ')';
+    }
+
+    /** Starts one new thread per task; used to start the single executor thread. */
+    private static final class ThreadPerTaskExecutor implements Executor {
+        private final ThreadFactory threadFactory;
+
+        ThreadPerTaskExecutor(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        }
+
+        @Override
+        public void execute(Runnable command) {
+            threadFactory.newThread(command).start();
+        }
+    }
+}
