@@ -9,6 +9,7 @@ module io.weir.common {
     requires jdk.unsupported;
 
     exports io.weir.util;
+    exports io.weir.util.collection;
     exports io.weir.util.concurrent;
     // Platform seams are for Weir's modules, not for applications.
     exports io.weir.util.platform to

@@ -1,0 +1,71 @@
+package io.weir.util.collection;
+
+/**
+ * A map from primitive {@code long} keys to non-null values, with no boxing on its API.
+ *
+ * <p>Implementations are not thread-safe unless they say so.
+ *
+ * @param <V> the type of the values
+ */
+public interface LongObjectMap<V> {
+
+    /** The value for {@code key}, or {@code null} when absent. */
+    V get(long key);
+
+    /**
+     * Maps {@code key} to {@code value}.
+     *
+     * @return the previous value, or {@code null}
+     * @throws NullPointerException if {@code value} is null
+     */
+    V put(long key, V value);
+
+    /** Removes {@code key}; returns its value, or {@code null} when absent. */
+    V remove(long key);
+
+    /** Whether {@code key} is mapped. */
+    boolean containsKey(long key);
+
+    /** Whether some key maps to a value equal to {@code value}; linear in the capacity. */
+    boolean containsValue(Object value);
+
+    /** The number of mappings. */
+    int size();
+
+    /** Whether there are no mappings. */
+    boolean isEmpty();
+
+    /** Removes every mapping. */
+    void clear();
+
+    /** A new array of the keys, in iteration order. */
+    long[] keys();
+
+    /**
+     * The mappings, for an indexed-free walk. The iterator may return the same {@link PrimitiveEntry}
+     * object each time, valid only until the next call to {@code next()}; its {@code remove()} removes the
+     * current mapping. Changing the map other than through the iterator during iteration throws
+     * {@link java.util.ConcurrentModificationException} (best effort).
+     */
+    Iterable<PrimitiveEntry<V>> entries();
+
+    /**
+     * One mapping seen during iteration.
+     *
+     * @param <V> the type of the value
+     */
+    interface PrimitiveEntry<V> {
+        /** The key. */
+        long key();
+
+        /** The value. */
+        V value();
+
+        /**
+         * Replaces the value in the map.
+         *
+         * @throws NullPointerException if {@code value} is null
+         */
+        void setValue(V value);
+    }
+}
