@@ -93,6 +93,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     // Executor thread only.
     private long lastExecutionNanos;
+    private long iterationStartNanos;
     private int tasksRunThisIteration;
     // Written by the executor thread only; read by anyone, best effort.
     private int tasksRunLastIteration;
@@ -352,6 +353,13 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
      * thread only.
      */
     protected final void runTask(Runnable task) {
+        if (tasksRunThisIteration == 0) {
+            // The quiet period counts from when the iteration's first task started, not from when the
+            // iteration ended: by the end, time may have moved (a ManualTicker advanced by a thread that saw
+            // the task complete), and stamping that later time would restart a quiet period that had begun.
+            // One clock read per iteration, as before.
+            iterationStartNanos = currentTimeNanos();
+        }
         safeExecute(task);
         tasksRunThisIteration++;
         totalTasksRun++;
@@ -418,7 +426,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         tasksRunLastIteration = ran;
         tasksRunThisIteration = 0;
         if (ran > 0) {
-            lastExecutionNanos = currentTimeNanos();
+            lastExecutionNanos = iterationStartNanos;
         }
         return ran > before;
     }
