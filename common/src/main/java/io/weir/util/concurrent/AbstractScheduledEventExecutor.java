@@ -26,7 +26,8 @@ public abstract class AbstractScheduledEventExecutor extends AbstractEventExecut
     private final long originNanos;
     // Confined to the executor thread.
     private DefaultPriorityQueue<ScheduledFutureTask<?>> scheduledTaskQueue;
-    private long nextTaskId;
+    // Starts at 1: ScheduledFutureTask reads an id of 0 as "not accepted yet".
+    private long nextTaskId = 1;
 
     /**
      * An executor reading time from {@code ticker}.

@@ -41,6 +41,11 @@ public class DefaultPromise<V> implements Promise<V> {
     /** Stands for a successful {@code null} result, so {@code null} can mean "not done". */
     private static final Object SUCCESS = new Object();
     private static final Object UNCANCELLABLE = new Object();
+    /**
+     * The result of every cancelled promise: cancelling is routine (every cancelled timeout), so it allocates
+     * nothing. Its exception never escapes; {@link #cause()} and {@link #get()} hand out a fresh one.
+     */
+    private static final CauseHolder CANCELLED = new CauseHolder(new LeanCancellationException());
 
     /** Nesting depth of direct listener notification on the current thread (one-element array, mutated in place). */
     private static final FastThreadLocal<int[]> LISTENER_DEPTH = new FastThreadLocal<>() {
@@ -128,7 +133,7 @@ public class DefaultPromise<V> implements Promise<V> {
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (result == null && RESULT.compareAndSet(this, null, new CauseHolder(new LeanCancellationException()))) {
+        if (result == null && RESULT.compareAndSet(this, null, CANCELLED)) {
             if (checkNotifyWaiters()) {
                 notifyListeners();
             }
@@ -161,6 +166,9 @@ public class DefaultPromise<V> implements Promise<V> {
     @Override
     public Throwable cause() {
         Object r = result;
+        if (r == CANCELLED) {
+            return new LeanCancellationException();
+        }
         return r instanceof CauseHolder ? ((CauseHolder) r).cause : null;
     }
 
@@ -193,6 +201,9 @@ public class DefaultPromise<V> implements Promise<V> {
     @SuppressWarnings("unchecked")
     private V report() throws ExecutionException {
         Object r = result;
+        if (r == CANCELLED) {
+            throw new LeanCancellationException();
+        }
         if (r instanceof CauseHolder) {
             Throwable cause = ((CauseHolder) r).cause;
             if (cause instanceof CancellationException) {

@@ -1,24 +1,45 @@
 package io.weir.util.concurrent;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RunnableFuture;
 
 /** A submitted task and its promise in one object, so a submission allocates once. */
 class PromiseTask<V> extends DefaultPromise<V> implements RunnableFuture<V> {
-    // A Runnable (completing with "result") or a Callable; kept untyped to avoid an adapter object.
+    // A Runnable that completes with null, or a Callable that is not a Runnable; untyped so that the common
+    // cases (execute, schedule, submit) need no adapter object and no result field.
     private final Object task;
-    private final V result;
 
     PromiseTask(EventExecutor executor, Runnable task, V result) {
         super(executor);
-        this.task = task;
-        this.result = result;
+        // Rare shapes get an adapter that is only a Callable: a preset result, or a Runnable that is also a
+        // Callable (which call() would otherwise take for a plain Runnable).
+        this.task = result != null || task instanceof Callable ? Executors.callable(task, result) : task;
     }
 
     PromiseTask(EventExecutor executor, Callable<V> task) {
         super(executor);
-        this.task = task;
-        this.result = null;
+        // A Callable that is also a Runnable must be called, not run: hide its Runnable side.
+        this.task = task instanceof Runnable ? new CallableOnly<>(task) : task;
+    }
+
+    /** Presents a Callable that also implements Runnable as a Callable only. */
+    private static final class CallableOnly<V> implements Callable<V> {
+        private final Callable<V> callable;
+
+        CallableOnly(Callable<V> callable) {
+            this.callable = callable;
+        }
+
+        @Override
+        public V call() throws Exception {
+            return callable.call();
+        }
+
+        @Override
+        public String toString() {
+            return callable.toString();
+        }
     }
 
     @Override
@@ -67,7 +88,7 @@ class PromiseTask<V> extends DefaultPromise<V> implements RunnableFuture<V> {
     final V call() throws Exception {
         if (task instanceof Runnable) {
             ((Runnable) task).run();
-            return result;
+            return null;
         }
         return ((Callable<V>) task).call();
     }

@@ -24,26 +24,22 @@ final class ScheduledFutureTask<V> extends PromiseTask<V> implements ScheduledFu
         return Long.compare(a.id, b.id);
     };
 
-    private final AbstractScheduledEventExecutor executor;
     // 0: one-shot; > 0: fixed rate; < 0: fixed delay of -periodNanos.
     private final long periodNanos;
     // Executor-relative deadline; written only by the executor thread once the task is accepted.
     private long deadlineNanos;
     // The fields below are read and written only on the executor thread.
     private long id;
-    private boolean accepted;
     private int queueIndex = INDEX_NOT_IN_QUEUE;
 
     ScheduledFutureTask(AbstractScheduledEventExecutor executor, Runnable task, long deadlineNanos, long periodNanos) {
         super(executor, task, null);
-        this.executor = executor;
         this.deadlineNanos = deadlineNanos;
         this.periodNanos = periodNanos;
     }
 
     ScheduledFutureTask(AbstractScheduledEventExecutor executor, Callable<V> task, long deadlineNanos) {
         super(executor, task);
-        this.executor = executor;
         this.deadlineNanos = deadlineNanos;
         this.periodNanos = 0;
     }
@@ -56,14 +52,23 @@ final class ScheduledFutureTask<V> extends PromiseTask<V> implements ScheduledFu
         return periodNanos != 0;
     }
 
+    /** Whether the executor took the task into its heap; ids start at 1, so 0 means "not yet". */
     boolean isAccepted() {
-        return accepted;
+        return id != 0;
     }
 
-    /** Called by the executor when the task first enters the heap. */
+    /**
+     * Called by the executor when the task first enters the heap.
+     *
+     * @param id the task's sequence number, at least 1: ties between equal deadlines go to the lower id
+     */
     void accept(long id) {
         this.id = id;
-        this.accepted = true;
+    }
+
+    private AbstractScheduledEventExecutor scheduler() {
+        // The constructors only take an AbstractScheduledEventExecutor, so the cast cannot fail; it spares a field.
+        return (AbstractScheduledEventExecutor) executor();
     }
 
     @Override
@@ -80,11 +85,11 @@ final class ScheduledFutureTask<V> extends PromiseTask<V> implements ScheduledFu
     public void run() {
         if (isCancelled()) {
             // Either cancelled before it was accepted, or this is the removal trip of a cross-thread cancel.
-            executor.removeFromHeap(this);
+            scheduler().removeFromHeap(this);
             return;
         }
-        if (!accepted) {
-            executor.addToHeap(this);
+        if (!isAccepted()) {
+            scheduler().addToHeap(this);
             return;
         }
         if (periodNanos == 0) {
@@ -106,28 +111,28 @@ final class ScheduledFutureTask<V> extends PromiseTask<V> implements ScheduledFu
             tryFailureInternal(t);
             return;
         }
-        if (executor.isShutdown() || isCancelled()) {
+        if (scheduler().isShutdown() || isCancelled()) {
             return;
         }
         long next = periodNanos > 0
                 ? AbstractScheduledEventExecutor.deadlineNanos(deadlineNanos, periodNanos)
-                : AbstractScheduledEventExecutor.deadlineNanos(executor.currentTimeNanos(), -periodNanos);
+                : AbstractScheduledEventExecutor.deadlineNanos(scheduler().currentTimeNanos(), -periodNanos);
         deadlineNanos = next;
-        executor.addToHeap(this);
+        scheduler().addToHeap(this);
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         if (cancelled) {
-            executor.removeScheduled(this);
+            scheduler().removeScheduled(this);
         }
         return cancelled;
     }
 
     @Override
     public long getDelay(TimeUnit unit) {
-        return unit.convert(Math.max(0, deadlineNanos - executor.currentTimeNanos()), TimeUnit.NANOSECONDS);
+        return unit.convert(Math.max(0, deadlineNanos - scheduler().currentTimeNanos()), TimeUnit.NANOSECONDS);
     }
 
     @Override

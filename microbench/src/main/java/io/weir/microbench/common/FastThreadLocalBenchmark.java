@@ -89,19 +89,19 @@ public class FastThreadLocalBenchmark extends AbstractMicrobenchmark {
     }
 
     @Benchmark
-    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, CUSTOM_EXECUTOR, WEIR_THREADS})
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION, CUSTOM_EXECUTOR, WEIR_THREADS})
     public int weirFastThreadGet() {
         return weirGet();
     }
 
     @Benchmark
-    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, CUSTOM_EXECUTOR, NETTY_THREADS})
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION, CUSTOM_EXECUTOR, NETTY_THREADS})
     public int nettyFastThreadGet() {
         return nettyGet();
     }
 
     @Benchmark
-    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, CUSTOM_EXECUTOR, WEIR_THREADS})
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION, CUSTOM_EXECUTOR, WEIR_THREADS})
     public int jdkFastThreadGet() {
         return jdkGet();
     }
@@ -122,19 +122,19 @@ public class FastThreadLocalBenchmark extends AbstractMicrobenchmark {
     }
 
     @Benchmark
-    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, CUSTOM_EXECUTOR, WEIR_THREADS})
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION, CUSTOM_EXECUTOR, WEIR_THREADS})
     public void weirFastThreadSet() {
         weirSet();
     }
 
     @Benchmark
-    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, CUSTOM_EXECUTOR, NETTY_THREADS})
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION, CUSTOM_EXECUTOR, NETTY_THREADS})
     public void nettyFastThreadSet() {
         nettySet();
     }
 
     @Benchmark
-    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, CUSTOM_EXECUTOR, WEIR_THREADS})
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION, CUSTOM_EXECUTOR, WEIR_THREADS})
     public void jdkFastThreadSet() {
         jdkSet();
     }
