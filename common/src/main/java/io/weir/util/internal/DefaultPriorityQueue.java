@@ -62,16 +62,28 @@ public final class DefaultPriorityQueue<T extends PriorityQueueNode> {
      * @throws IllegalArgumentException if {@code node} is already in a queue (its index is set)
      */
     public void add(T node) {
+        // Kept small, with the rare paths out of line: schedule() inlines it, and C2 stops inlining into
+        // methods whose compiled code has grown big (then every scheduled task pays G1's full store barriers).
         int index = node.priorityQueueIndex();
         if (index != PriorityQueueNode.INDEX_NOT_IN_QUEUE) {
-            throw new IllegalArgumentException("node is already in a queue at index " + index + ": " + node);
+            throw alreadyQueued(index, node);
         }
-        if (size == heap.length) {
-            // Grow by half, like ArrayList; double while small so the first few adds do not copy often.
-            int newCapacity = heap.length < 64 ? heap.length * 2 + 2 : heap.length + (heap.length >>> 1);
-            heap = Arrays.copyOf(heap, newCapacity);
+        int s = size;
+        if (s == heap.length) {
+            grow();
         }
-        siftUp(size++, node);
+        size = s + 1;
+        siftUp(s, node);
+    }
+
+    private static IllegalArgumentException alreadyQueued(int index, Object node) {
+        return new IllegalArgumentException("node is already in a queue at index " + index + ": " + node);
+    }
+
+    private void grow() {
+        // Grow by half, like ArrayList; double while small so the first few adds do not copy often.
+        int length = heap.length;
+        heap = Arrays.copyOf(heap, length < 64 ? length * 2 + 2 : length + (length >>> 1));
     }
 
     /** Removes and returns the smallest element, or {@code null} when empty. */
