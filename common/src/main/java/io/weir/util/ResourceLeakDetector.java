@@ -95,7 +95,13 @@ public final class ResourceLeakDetector<T> {
     private final Level fixedLevel;
     private final LeakReporter reporter;
     // Keeps open trackers strongly reachable: a PhantomReference that is itself garbage is never enqueued.
-    private final Set<Tracker<?>> openTrackers = ConcurrentHashMap.newKeySet();
+    /**
+     * Every open tracker of every detector. Global on purpose: a tracker only reaches the reference queue if
+     * it is itself still reachable when its object dies, and a per-detector set would die with a detector
+     * that its creator dropped, silently losing the leaks of every object it tracked. A tracker refers to
+     * its detector, so a detector lives exactly as long as it has open trackers.
+     */
+    private static final Set<Tracker<?>> OPEN_TRACKERS = ConcurrentHashMap.newKeySet();
     private final Set<String> reportedLeaks = ConcurrentHashMap.newKeySet();
 
     /** How much a detector watches; see the class comment. */
@@ -265,13 +271,19 @@ public final class ResourceLeakDetector<T> {
         }
         reportCollectedLeaks();
         Tracker<T> tracker = new Tracker<>(obj, this, lvl == Level.SIMPLE ? 0 : targetRecords);
-        openTrackers.add(tracker);
+        OPEN_TRACKERS.add(tracker);
         return tracker;
     }
 
     /** Trackers handed out and neither closed nor reported yet (for tests). */
     int openTrackerCount() {
-        return openTrackers.size();
+        int count = 0;
+        for (Tracker<?> t : OPEN_TRACKERS) {
+            if (t.detector == this) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private boolean report(LeakRecord top, int droppedRecords) {
@@ -519,7 +531,7 @@ public final class ResourceLeakDetector<T> {
             if (HEAD.getAndSet(this, (LeakRecord) null) == null) {
                 return false;
             }
-            detector.openTrackers.remove(this);
+            OPEN_TRACKERS.remove(this);
             clear();
             return true;
         }
@@ -529,7 +541,7 @@ public final class ResourceLeakDetector<T> {
             if (top == null) {
                 return false;
             }
-            detector.openTrackers.remove(this);
+            OPEN_TRACKERS.remove(this);
             return detector.report(top, droppedRecords);
         }
 

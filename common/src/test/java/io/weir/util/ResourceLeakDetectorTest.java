@@ -71,6 +71,22 @@ class ResourceLeakDetectorTest {
     }
 
     @Test
+    void leakIsReportedEvenAfterItsDetectorWasDropped() throws Exception {
+        // A detector made per component and dropped by it while its objects live on must still report them.
+        leak(detectorAt(Level.PARANOID).build(), null, 1);
+        for (int i = 0; i < MAX_GC_ROUNDS && reports.isEmpty(); i++) {
+            ReferenceQueue<Object> queue = new ReferenceQueue<>();
+            PhantomReference<Object> sentinel = new PhantomReference<>(new Object(), queue);
+            System.gc();
+            queue.remove(GC_WAIT_MILLIS);
+            sentinel.clear();
+            ResourceLeakDetector.reportCollectedLeaks();
+        }
+        assertThat(reports).hasSize(1);
+        assertThat(reports.get(0)).contains("LEAK", Resource.class.getName());
+    }
+
+    @Test
     void releasedObjectIsNotReported() throws Exception {
         ResourceLeakDetector<Resource> detector = detectorAt(Level.PARANOID).build();
         trackAndClose(detector);
