@@ -181,7 +181,12 @@ public abstract class AbstractScheduledEventExecutor extends AbstractEventExecut
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(unit, "unit");
-        return schedule(new ScheduledFutureTask<Void>(this, decorateScheduled(command), deadlineFromNow(delay, unit), 0));
+        // Arguments first, allocation last: Java evaluates `new` before its arguments, and a clock read (a call)
+        // between the allocation and the constructor's stores stops C2 from folding those stores into the
+        // allocation, so each task would be zeroed twice and pay G1's full store barriers.
+        long deadline = deadlineFromNow(delay, unit);
+        Runnable task = decorateScheduled(command);
+        return schedule(new ScheduledFutureTask<Void>(this, task, deadline, 0));
     }
 
     /** {@inheritDoc} A negative delay means "now". */
@@ -190,7 +195,8 @@ public abstract class AbstractScheduledEventExecutor extends AbstractEventExecut
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(unit, "unit");
         Callable<V> task = decoratesTasks() ? new DecoratedCallable<>(callable, this) : callable;
-        return schedule(new ScheduledFutureTask<>(this, task, deadlineFromNow(delay, unit)));
+        long deadline = deadlineFromNow(delay, unit);
+        return schedule(new ScheduledFutureTask<>(this, task, deadline));
     }
 
     /**
@@ -206,8 +212,9 @@ public abstract class AbstractScheduledEventExecutor extends AbstractEventExecut
             throw new IllegalArgumentException("period: " + period + " (expected: > 0)");
         }
         long periodNanos = Math.max(1, unit.toNanos(period));
-        return schedule(new ScheduledFutureTask<Void>(this, decorateScheduled(command),
-                deadlineFromNow(initialDelay, unit), periodNanos));
+        long deadline = deadlineFromNow(initialDelay, unit);
+        Runnable task = decorateScheduled(command);
+        return schedule(new ScheduledFutureTask<Void>(this, task, deadline, periodNanos));
     }
 
     /**
@@ -223,8 +230,9 @@ public abstract class AbstractScheduledEventExecutor extends AbstractEventExecut
             throw new IllegalArgumentException("delay: " + delay + " (expected: > 0)");
         }
         long delayNanos = Math.max(1, unit.toNanos(delay));
-        return schedule(new ScheduledFutureTask<Void>(this, decorateScheduled(command),
-                deadlineFromNow(initialDelay, unit), -delayNanos));
+        long deadline = deadlineFromNow(initialDelay, unit);
+        Runnable task = decorateScheduled(command);
+        return schedule(new ScheduledFutureTask<Void>(this, task, deadline, -delayNanos));
     }
 
     /**

@@ -12,9 +12,9 @@ class PromiseTask<V> extends DefaultPromise<V> implements RunnableFuture<V> {
 
     PromiseTask(EventExecutor executor, Runnable task, V result) {
         super(executor);
-        // Rare shapes get an adapter that is only a Callable: a preset result, or a Runnable that is also a
-        // Callable (which call() would otherwise take for a plain Runnable).
-        this.task = result != null || task instanceof Callable ? Executors.callable(task, result) : task;
+        // Only a preset result needs an adapter. A Runnable that is also a Callable is stored as it is:
+        // call() tests for Runnable first, so it is run, as submitted.
+        this.task = result == null ? task : Executors.callable(task, result);
     }
 
     PromiseTask(EventExecutor executor, Callable<V> task) {
