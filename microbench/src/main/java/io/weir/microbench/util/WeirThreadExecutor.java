@@ -1,28 +1,10 @@
 package io.weir.microbench.util;
 
 import io.weir.util.concurrent.FastThreadLocalThread;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** JMH's worker pool ({@code -Djmh.executor=CUSTOM}) made of Weir {@link FastThreadLocalThread}s. */
-public final class WeirThreadExecutor extends ThreadPoolExecutor {
+/** JMH's worker pool made of Weir {@link FastThreadLocalThread}s (see {@link AbstractMicrobenchmark#WEIR_THREADS}). */
+public final class WeirThreadExecutor extends HarnessExecutor {
     public WeirThreadExecutor(int maxThreads, String prefix) {
-        super(maxThreads, maxThreads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), new Factory(prefix));
-    }
-
-    private static final class Factory implements java.util.concurrent.ThreadFactory {
-        private final AtomicInteger id = new AtomicInteger();
-        private final String prefix;
-
-        Factory(String prefix) {
-            this.prefix = prefix;
-        }
-
-        @Override
-        public Thread newThread(Runnable r) {
-            return new FastThreadLocalThread(r, prefix + "-weir-" + id.incrementAndGet());
-        }
+        super(maxThreads, prefix + "-weir", FastThreadLocalThread::new);
     }
 }
