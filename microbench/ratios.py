@@ -37,8 +37,12 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     markdown = "--markdown" in argv
-    with open(argv[1]) as f:
-        results = json.load(f)
+    try:
+        with open(argv[1]) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"ratios.py: cannot read JMH results from {argv[1]}: {e} (did the run fail?)", file=sys.stderr)
+        return 1
     rows = {}
     for e in results:
         cls, _, method = e["benchmark"].rpartition(".")

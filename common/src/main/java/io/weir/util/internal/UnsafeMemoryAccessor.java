@@ -173,37 +173,37 @@ public final class UnsafeMemoryAccessor {
     }
 
     public static short getShort(byte[] array, int index) {
-        Objects.checkFromIndexSize(index, Short.BYTES, array.length);
+        Objects.checkIndex(index, array.length - 1); // intrinsic: [index, index + Short.BYTES) inside the array
         // Range checked against array.length above; unaligned access is fine on x86 and ARMv8.
         return U.getShort(array, BYTE_ARRAY_BASE_OFFSET + index);
     }
 
     public static void putShort(byte[] array, int index, short value) {
-        Objects.checkFromIndexSize(index, Short.BYTES, array.length);
+        Objects.checkIndex(index, array.length - 1); // intrinsic: [index, index + Short.BYTES) inside the array
         // Range checked against array.length above; unaligned access is fine on x86 and ARMv8.
         U.putShort(array, BYTE_ARRAY_BASE_OFFSET + index, value);
     }
 
     public static int getInt(byte[] array, int index) {
-        Objects.checkFromIndexSize(index, Integer.BYTES, array.length);
+        Objects.checkIndex(index, array.length - 3); // intrinsic: [index, index + Integer.BYTES) inside the array
         // Range checked against array.length above; unaligned access is fine on x86 and ARMv8.
         return U.getInt(array, BYTE_ARRAY_BASE_OFFSET + index);
     }
 
     public static void putInt(byte[] array, int index, int value) {
-        Objects.checkFromIndexSize(index, Integer.BYTES, array.length);
+        Objects.checkIndex(index, array.length - 3); // intrinsic: [index, index + Integer.BYTES) inside the array
         // Range checked against array.length above; unaligned access is fine on x86 and ARMv8.
         U.putInt(array, BYTE_ARRAY_BASE_OFFSET + index, value);
     }
 
     public static long getLong(byte[] array, int index) {
-        Objects.checkFromIndexSize(index, Long.BYTES, array.length);
+        Objects.checkIndex(index, array.length - 7); // intrinsic: [index, index + Long.BYTES) inside the array
         // Range checked against array.length above; unaligned access is fine on x86 and ARMv8.
         return U.getLong(array, BYTE_ARRAY_BASE_OFFSET + index);
     }
 
     public static void putLong(byte[] array, int index, long value) {
-        Objects.checkFromIndexSize(index, Long.BYTES, array.length);
+        Objects.checkIndex(index, array.length - 7); // intrinsic: [index, index + Long.BYTES) inside the array
         // Range checked against array.length above; unaligned access is fine on x86 and ARMv8.
         U.putLong(array, BYTE_ARRAY_BASE_OFFSET + index, value);
     }
