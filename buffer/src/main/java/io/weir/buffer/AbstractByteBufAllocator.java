@@ -101,6 +101,36 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
         return newDirectBuffer(initialCapacity, maxCapacity);
     }
 
+    @Override
+    public CompositeByteBuf compositeBuffer() {
+        return compositeBuffer(CompositeByteBuf.DEFAULT_MAX_NUM_COMPONENTS);
+    }
+
+    @Override
+    public CompositeByteBuf compositeBuffer(int maxNumComponents) {
+        return new CompositeByteBuf(this, preferDirect, maxNumComponents);
+    }
+
+    @Override
+    public CompositeByteBuf compositeHeapBuffer() {
+        return compositeHeapBuffer(CompositeByteBuf.DEFAULT_MAX_NUM_COMPONENTS);
+    }
+
+    @Override
+    public CompositeByteBuf compositeHeapBuffer(int maxNumComponents) {
+        return new CompositeByteBuf(this, false, maxNumComponents);
+    }
+
+    @Override
+    public CompositeByteBuf compositeDirectBuffer() {
+        return compositeDirectBuffer(CompositeByteBuf.DEFAULT_MAX_NUM_COMPONENTS);
+    }
+
+    @Override
+    public CompositeByteBuf compositeDirectBuffer(int maxNumComponents) {
+        return new CompositeByteBuf(this, true, maxNumComponents);
+    }
+
     private static void checkCapacities(int initialCapacity, int maxCapacity) {
         if (initialCapacity < 0 || initialCapacity > maxCapacity) {
             throw new IllegalArgumentException("initialCapacity: " + initialCapacity + ", maxCapacity: "

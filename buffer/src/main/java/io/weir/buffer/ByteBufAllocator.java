@@ -54,6 +54,32 @@ public interface ByteBufAllocator {
     /** A direct buffer. */
     ByteBuf directBuffer(int initialCapacity, int maxCapacity);
 
+    /**
+     * An empty composite whose growth and consolidation take heap or direct memory, whichever this allocator
+     * prefers; it holds {@value CompositeByteBuf#DEFAULT_MAX_NUM_COMPONENTS} components before consolidating.
+     */
+    CompositeByteBuf compositeBuffer();
+
+    /**
+     * An empty composite as {@link #compositeBuffer()}, holding {@code maxNumComponents} components before
+     * consolidating.
+     *
+     * @throws IllegalArgumentException if {@code maxNumComponents} is below 1
+     */
+    CompositeByteBuf compositeBuffer(int maxNumComponents);
+
+    /** An empty composite whose growth and consolidation take heap memory, as {@link #compositeBuffer()}. */
+    CompositeByteBuf compositeHeapBuffer();
+
+    /** An empty composite taking heap memory, as {@link #compositeBuffer(int)}. */
+    CompositeByteBuf compositeHeapBuffer(int maxNumComponents);
+
+    /** An empty composite whose growth and consolidation take direct memory, as {@link #compositeBuffer()}. */
+    CompositeByteBuf compositeDirectBuffer();
+
+    /** An empty composite taking direct memory, as {@link #compositeBuffer(int)}. */
+    CompositeByteBuf compositeDirectBuffer(int maxNumComponents);
+
     /** Whether direct buffers come from a pool (and so are cheap to allocate). */
     boolean isDirectBufferPooled();
 

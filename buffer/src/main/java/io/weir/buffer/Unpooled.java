@@ -4,6 +4,7 @@ import io.weir.util.platform.MemoryAccess;
 import io.weir.util.platform.PlatformInfo;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -136,6 +137,81 @@ public final class Unpooled {
         }
         buffer.release();
         return EMPTY_BUFFER;
+    }
+
+    /**
+     * A buffer over all of {@code arrays} in order (not copied), readable in full: with one non-empty array the
+     * plain {@link #wrappedBuffer(byte[])}, with several a {@link CompositeByteBuf} of one component per
+     * non-empty array, with none {@link #EMPTY_BUFFER}.
+     */
+    public static ByteBuf wrappedBuffer(byte[]... arrays) {
+        ByteBuf[] buffers = new ByteBuf[arrays.length];
+        int nonEmpty = 0;
+        for (byte[] array : arrays) {
+            if (array.length > 0) {
+                buffers[nonEmpty++] = wrappedBuffer(array);
+            }
+        }
+        return wrapNonEmpty(buffers, nonEmpty);
+    }
+
+    /**
+     * A buffer over the readable bytes of all of {@code buffers} in order, taking over the caller's reference to
+     * each (also if this throws): with one readable buffer {@link #wrappedBuffer(ByteBuf)}, with several a
+     * {@link CompositeByteBuf} of one component per readable buffer. Buffers with nothing readable are released.
+     */
+    public static ByteBuf wrappedBuffer(ByteBuf... buffers) {
+        ByteBuf[] readable = new ByteBuf[buffers.length];
+        int count = 0;
+        try {
+            for (int i = 0; i < buffers.length; i++) {
+                ByteBuf b = Objects.requireNonNull(buffers[i], "buffers[" + i + "]");
+                if (b.isReadable()) {
+                    readable[count++] = b;
+                }
+            }
+        } catch (Throwable t) {
+            for (ByteBuf b : buffers) {
+                if (b != null) {
+                    b.release();
+                }
+            }
+            throw t;
+        }
+        for (ByteBuf b : buffers) {
+            if (!b.isReadable()) {
+                b.release();
+            }
+        }
+        if (count == 1) {
+            return wrappedBuffer(readable[0]);
+        }
+        return wrapNonEmpty(readable, count);
+    }
+
+    private static ByteBuf wrapNonEmpty(ByteBuf[] buffers, int count) {
+        if (count == 0) {
+            return EMPTY_BUFFER;
+        }
+        if (count == 1) {
+            return buffers[0];
+        }
+        ByteBuf[] exact = buffers.length == count ? buffers : Arrays.copyOf(buffers, count);
+        return new CompositeByteBuf(ALLOC, false, Math.max(count, CompositeByteBuf.DEFAULT_MAX_NUM_COMPONENTS))
+                .addComponents(true, exact);
+    }
+
+    /**
+     * A new empty {@link CompositeByteBuf} over heap memory holding up to
+     * {@value CompositeByteBuf#DEFAULT_MAX_NUM_COMPONENTS} components before consolidating.
+     */
+    public static CompositeByteBuf compositeBuffer() {
+        return ALLOC.compositeHeapBuffer();
+    }
+
+    /** A new empty {@link CompositeByteBuf} over heap memory holding up to {@code maxNumComponents} components. */
+    public static CompositeByteBuf compositeBuffer(int maxNumComponents) {
+        return ALLOC.compositeHeapBuffer(maxNumComponents);
     }
 
     /** A new heap buffer holding a copy of {@code array}. */
