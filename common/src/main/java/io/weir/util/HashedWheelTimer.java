@@ -285,7 +285,9 @@ public final class HashedWheelTimer implements Timer {
                 return now;
             }
             try {
-                ticker.sleep(sleepNanos);
+                // Absolute: time may have moved since `now` was read (a ManualTicker advanced meanwhile), and a
+                // relative sleep would then overshoot the tick and wait for an advance that never comes.
+                ticker.sleepUntil(startTime + deadline);
             } catch (InterruptedException e) {
                 if (state.get() == STATE_SHUTDOWN) {
                     return -1;

@@ -66,12 +66,25 @@ public final class ManualTicker implements Ticker {
     public void sleep(long delayNanos) throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            long deadline = nanos + delayNanos;
-            while (nanos - deadline < 0) {
-                advanced.await();
-            }
+            awaitTime(nanos + delayNanos);
         } finally {
             lock.unlock();
+        }
+    }
+
+    @Override
+    public void sleepUntil(long deadlineNanos) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            awaitTime(deadlineNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitTime(long deadlineNanos) throws InterruptedException {
+        while (nanos - deadlineNanos < 0) {
+            advanced.await();
         }
     }
 }

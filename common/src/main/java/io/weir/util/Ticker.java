@@ -53,6 +53,21 @@ public interface Ticker {
     default void removeAdvanceListener(Runnable listener) {
     }
 
+    /**
+     * Blocks the calling thread until {@link #nanoTime()} reaches {@code deadlineNanos}. Prefer it to
+     * {@link #sleep(long)} with a delay computed from an earlier reading: with a {@link ManualTicker}, time
+     * may move between that reading and the sleep, and a relative sleep would then wait past the deadline
+     * for an advance that never comes.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    default void sleepUntil(long deadlineNanos) throws InterruptedException {
+        long remaining;
+        while ((remaining = deadlineNanos - nanoTime()) > 0) {
+            sleep(remaining);
+        }
+    }
+
     /** {@link #sleep(long)} with a unit. */
     default void sleep(long delay, TimeUnit unit) throws InterruptedException {
         sleep(unit.toNanos(delay));
