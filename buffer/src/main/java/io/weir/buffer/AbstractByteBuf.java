@@ -909,20 +909,8 @@ abstract class AbstractByteBuf extends ByteBuf {
             throw new IndexOutOfBoundsException("fromIndex: " + fromIndex + ", toIndex: " + toIndex
                     + " (expected: both in range(0, " + capacity + "))");
         }
-        if (fromIndex <= toIndex) {
-            for (int i = fromIndex; i < toIndex; i++) {
-                if (_getByte(i) == value) {
-                    return i;
-                }
-            }
-        } else {
-            for (int i = fromIndex - 1; i >= toIndex; i--) {
-                if (_getByte(i) == value) {
-                    return i;
-                }
-            }
-        }
-        return -1;
+        return fromIndex <= toIndex ? ByteSearch.firstIndexOf(this, fromIndex, toIndex, value)
+                : ByteSearch.lastIndexOf(this, toIndex, fromIndex, value);
     }
 
     @Override
@@ -934,7 +922,7 @@ abstract class AbstractByteBuf extends ByteBuf {
     @Override
     public int bytesBefore(int index, int length, byte value) {
         checkIndex(index, length);
-        int found = indexOf(index, index + length, value);
+        int found = ByteSearch.firstIndexOf(this, index, index + length, value);
         return found < 0 ? -1 : found - index;
     }
 
@@ -943,6 +931,10 @@ abstract class AbstractByteBuf extends ByteBuf {
         Objects.requireNonNull(processor, "processor");
         checkIndex(index, length);
         int end = index + length;
+        int sought = ByteSearch.soughtByte(processor);
+        if (sought >= 0) {
+            return ByteSearch.firstIndexOf(this, index, end, (byte) sought);
+        }
         for (int i = index; i < end; i++) {
             if (!processor.process(_getByte(i))) {
                 return i;
@@ -955,6 +947,10 @@ abstract class AbstractByteBuf extends ByteBuf {
     public int forEachByteDesc(int index, int length, ByteProcessor processor) {
         Objects.requireNonNull(processor, "processor");
         checkIndex(index, length);
+        int sought = ByteSearch.soughtByte(processor);
+        if (sought >= 0) {
+            return ByteSearch.lastIndexOf(this, index, index + length, (byte) sought);
+        }
         for (int i = index + length - 1; i >= index; i--) {
             if (!processor.process(_getByte(i))) {
                 return i;

@@ -9,6 +9,10 @@
  *       is {@link io.weir.buffer.UnpooledByteBufAllocator} until the pooled allocator exists.</li>
  *   <li>{@link io.weir.buffer.Unpooled}: new, wrapped and copied buffers, and the shared
  *       {@link io.weir.buffer.Unpooled#EMPTY_BUFFER}.</li>
+ *   <li>{@link io.weir.buffer.CompositeByteBuf}: several buffers seen as one without copying; it owns its
+ *       components.</li>
+ *   <li>{@link io.weir.buffer.ByteBufUtil}: hex dumps, UTF-8 and ASCII writing, strict UTF-8 validation,
+ *       comparisons and sub-buffer search.</li>
  *   <li>{@link io.weir.buffer.ByteBufHolder}: messages that carry a buffer and share its count.</li>
  * </ul>
  *
