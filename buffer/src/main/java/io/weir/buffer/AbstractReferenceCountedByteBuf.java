@@ -76,6 +76,11 @@ abstract class AbstractReferenceCountedByteBuf extends AbstractByteBuf {
         return freed;
     }
 
+    /** Makes a recycled buffer live again with one reference; only for the owner of a freed buffer. */
+    final void resetRefCnt() {
+        UPDATER.resetRefCnt(this);
+    }
+
     /** Frees the memory; called exactly once, by the release that removed the last reference. */
     abstract void deallocate();
 }

@@ -24,7 +24,7 @@ class UnpooledByteBufAllocatorTest {
     @Test
     void anUnsupportedAllocatorTypeFallsBackToUnpooled() {
         String previous = System.getProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY);
-        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "pooled");
+        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "adaptive");
         try {
             assertThat(DefaultAllocatorChoice.choose()).isSameAs(UnpooledByteBufAllocator.DEFAULT);
         } finally {
