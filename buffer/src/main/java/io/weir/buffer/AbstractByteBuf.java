@@ -13,6 +13,7 @@ import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.ScatteringByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -441,14 +442,27 @@ abstract class AbstractByteBuf extends ByteBuf {
 
     @Override
     public CharSequence getCharSequence(int index, int length, Charset charset) {
-        if (charset.equals(StandardCharsets.US_ASCII) || charset.equals(StandardCharsets.ISO_8859_1)) {
+        if (isSingleByteAscii(charset)) {
             checkIndex(index, length);
-            byte[] bytes = new byte[length];
-            _getBytes(index, bytes, 0, length);
+            byte[] bytes;
+            if (hasArray()) {
+                // One copy into an array the JIT may allocate without zeroing it first.
+                int from = arrayOffset() + index;
+                bytes = Arrays.copyOfRange(array(), from, from + length);
+            } else {
+                bytes = new byte[length];
+                _getBytes(index, bytes, 0, length);
+            }
             // The array is ours alone, so the string may keep it: no second copy and no char[].
             return new AsciiString(bytes, false);
         }
         return toString(index, length, charset);
+    }
+
+    /** US-ASCII or ISO-8859-1: identity first, as Charset.equals compares names. */
+    private static boolean isSingleByteAscii(Charset charset) {
+        return charset == StandardCharsets.US_ASCII || charset == StandardCharsets.ISO_8859_1
+                || charset.equals(StandardCharsets.US_ASCII) || charset.equals(StandardCharsets.ISO_8859_1);
     }
 
     // ---- absolute writes ----
