@@ -5,6 +5,8 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 
+// Twin of LongObjectHashMap: the int and long versions are kept alike line for line (specialised by hand, no
+// template in the build, so neither key is boxed). A change to one belongs in the other.
 /**
  * An {@link IntObjectMap} with open addressing and linear probing over two parallel arrays, for maps keyed
  * by stream ids, file descriptors and the like. Not thread-safe.

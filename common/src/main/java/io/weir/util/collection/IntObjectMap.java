@@ -1,5 +1,7 @@
 package io.weir.util.collection;
 
+// Twin of LongObjectMap: the int and long versions are kept alike line for line (specialised by hand, no
+// template in the build, so neither key is boxed). A change to one belongs in the other.
 /**
  * A map from primitive {@code int} keys to non-null values, with no boxing on its API.
  *

@@ -5,6 +5,8 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 
+// Twin of IntObjectHashMap: the int and long versions are kept alike line for line (specialised by hand, no
+// template in the build, so neither key is boxed). A change to one belongs in the other.
 /**
  * An {@link LongObjectMap} with open addressing and linear probing over two parallel arrays, for maps keyed
  * by connection ids, timestamps and the like. Not thread-safe.
