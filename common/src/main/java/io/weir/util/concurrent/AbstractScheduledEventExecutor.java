@@ -153,7 +153,7 @@ public abstract class AbstractScheduledEventExecutor extends AbstractEventExecut
     /** Hands a task scheduled from a foreign thread to the executor, or rejects it. */
     abstract void enqueueScheduled(ScheduledFutureTask<?> task);
 
-    /** Applied to each user task before it is scheduled; identity unless the subclass decorates tasks. */
+    /** Applied to each user task before it is scheduled or executed; identity unless the subclass decorates tasks. */
     Runnable decorateScheduled(Runnable task) {
         return task;
     }

@@ -202,11 +202,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
-        UnaryOperator<Runnable> decorator = taskDecorator;
-        if (decorator != null) {
-            task = Objects.requireNonNull(decorator.apply(task), "taskDecorator returned null");
-        }
-        execute0(task);
+        execute0(decorateScheduled(task));
     }
 
     private void execute0(Runnable task) {
