@@ -12,9 +12,9 @@ package io.weir.buffer;
  */
 public interface ByteBufAllocator {
     /**
-     * The allocator Weir uses when none is configured, chosen once by {@code -Dio.weir.allocator.type}. For now
-     * this is always {@link UnpooledByteBufAllocator#DEFAULT}; once the pooled allocator exists it becomes the
-     * default and {@code unpooled} an option.
+     * The allocator Weir uses when none is configured, chosen once by {@code -Dio.weir.allocator.type}:
+     * {@link PooledByteBufAllocator#DEFAULT} unless it says {@code unpooled}
+     * ({@link UnpooledByteBufAllocator#DEFAULT}).
      */
     ByteBufAllocator DEFAULT = DefaultAllocatorChoice.choose();
 

@@ -7,30 +7,31 @@ import java.lang.System.Logger.Level;
 final class DefaultAllocatorChoice {
     /**
      * {@code io.weir.allocator.type}: which allocator {@link ByteBufAllocator#DEFAULT} is:
-     * {@value #DEFAULT_ALLOCATOR_TYPE} ({@link UnpooledByteBufAllocator#DEFAULT}) or {@value #POOLED_ALLOCATOR_TYPE}
-     * ({@link PooledByteBufAllocator#DEFAULT}); any other value is logged and ignored. The pooled allocator
-     * becomes the default once it has per-thread caches and metrics.
+     * {@value #POOLED_ALLOCATOR_TYPE} ({@link PooledByteBufAllocator#DEFAULT}) or {@value #UNPOOLED_ALLOCATOR_TYPE}
+     * ({@link UnpooledByteBufAllocator#DEFAULT}); any other value is logged and ignored.
      */
     static final String ALLOCATOR_TYPE_PROPERTY = "io.weir.allocator.type";
-    /** Default of {@value #ALLOCATOR_TYPE_PROPERTY}. */
-    static final String DEFAULT_ALLOCATOR_TYPE = "unpooled";
     /** The value of {@value #ALLOCATOR_TYPE_PROPERTY} selecting the pooled allocator. */
     static final String POOLED_ALLOCATOR_TYPE = "pooled";
+    /** The value of {@value #ALLOCATOR_TYPE_PROPERTY} selecting the unpooled allocator. */
+    static final String UNPOOLED_ALLOCATOR_TYPE = "unpooled";
+    /** Default of {@value #ALLOCATOR_TYPE_PROPERTY}. */
+    static final String DEFAULT_ALLOCATOR_TYPE = POOLED_ALLOCATOR_TYPE;
 
     private DefaultAllocatorChoice() {
     }
 
     static ByteBufAllocator choose() {
         String type = SystemProperties.get(ALLOCATOR_TYPE_PROPERTY, DEFAULT_ALLOCATOR_TYPE);
-        if (POOLED_ALLOCATOR_TYPE.equalsIgnoreCase(type)) {
-            return PooledByteBufAllocator.DEFAULT;
+        if (UNPOOLED_ALLOCATOR_TYPE.equalsIgnoreCase(type)) {
+            return UnpooledByteBufAllocator.DEFAULT;
         }
-        if (!DEFAULT_ALLOCATOR_TYPE.equalsIgnoreCase(type)) {
+        if (!POOLED_ALLOCATOR_TYPE.equalsIgnoreCase(type)) {
             System.getLogger(DefaultAllocatorChoice.class.getName()).log(Level.WARNING,
                     "-D" + ALLOCATOR_TYPE_PROPERTY + "=" + type + " is not supported (expected "
-                            + DEFAULT_ALLOCATOR_TYPE + " or " + POOLED_ALLOCATOR_TYPE + "); using "
-                            + DEFAULT_ALLOCATOR_TYPE);
+                            + POOLED_ALLOCATOR_TYPE + " or " + UNPOOLED_ALLOCATOR_TYPE + "); using "
+                            + POOLED_ALLOCATOR_TYPE);
         }
-        return UnpooledByteBufAllocator.DEFAULT;
+        return PooledByteBufAllocator.DEFAULT;
     }
 }

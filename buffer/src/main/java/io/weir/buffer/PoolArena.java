@@ -55,17 +55,24 @@ abstract class PoolArena<T> {
 
     /** A new buffer of {@code reqCapacity} bytes (unspecified content), indexes 0, one reference. */
     final PooledByteBuf<T> allocate(PoolThreadCache cache, int reqCapacity, int maxCapacity) {
-        PooledByteBuf<T> buf = newByteBuf(maxCapacity);
-        if (cache != null && reqCapacity <= maxCachedBytes
-                && cache.allocate(this, buf, sizeClasses.sizeToIdx(reqCapacity), reqCapacity)) {
-            return buf;
+        if (cache != null && reqCapacity <= maxCachedBytes) {
+            PooledByteBuf<T> cached = cache.allocate(this, sizeClasses.sizeToIdx(reqCapacity), reqCapacity, maxCapacity);
+            if (cached != null) {
+                return cached;
+            }
         }
+        return allocateNew(cache, reqCapacity, maxCapacity);
+    }
+
+    private PooledByteBuf<T> allocateNew(PoolThreadCache cache, int reqCapacity, int maxCapacity) {
+        PooledByteBuf<T> buf = newByteBuf(maxCapacity);
         try {
             allocateMemory(buf, reqCapacity);
         } catch (Throwable t) {
             buf.discardUnallocated();
             throw t;
         }
+        buf.cache = cache;
         return buf;
     }
 
@@ -76,7 +83,7 @@ abstract class PoolArena<T> {
             PoolChunk<T> huge = new PoolChunk<>(this, newMemory(reqCapacity), reqCapacity);
             hugeBytes.addAndGet(reqCapacity);
             hugeAllocations.incrementAndGet();
-            buf.initMemory(huge, 0, 0, reqCapacity, reqCapacity);
+            buf.initMemory(huge, 0, 0, reqCapacity, -1, reqCapacity);
             return;
         }
         int sizeIdx = sc.sizeToIdx(reqCapacity);
@@ -123,7 +130,7 @@ abstract class PoolArena<T> {
                     handle = chunk.allocateRun(pages);
                 }
             }
-            buf.initMemory(chunk, handle, chunk.byteOffset(handle), reqCapacity, sc.idxToSize(sizeIdx));
+            buf.initMemory(chunk, handle, chunk.byteOffset(handle), reqCapacity, sizeIdx, sc.idxToSize(sizeIdx));
         } finally {
             lock.unlock();
         }

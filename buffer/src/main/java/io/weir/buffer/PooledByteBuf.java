@@ -17,6 +17,13 @@ abstract class PooledByteBuf<T> extends AbstractReferenceCountedByteBuf {
     int offset;
     int length;
     int maxLength;
+    /** The size class of the slot, or -1 for a huge (unpooled) buffer. */
+    int sizeIdx;
+    /**
+     * The cache of the thread that allocated this buffer, or null if it had none: a release on that thread
+     * keeps the buffer there whole.
+     */
+    PoolThreadCache cache;
 
     PooledByteBuf(Recycler.Handle<? extends PooledByteBuf<T>> recyclerHandle) {
         @SuppressWarnings("unchecked")
@@ -31,15 +38,49 @@ abstract class PooledByteBuf<T> extends AbstractReferenceCountedByteBuf {
         setIndex0(0, 0);
     }
 
-    /** Points this buffer at {@code length} bytes of {@code chunk} at {@code offset}; called by the arena. */
-    final void initMemory(PoolChunk<T> chunk, long handle, int offset, int length, int maxLength) {
+    /**
+     * Points this buffer at {@code length} bytes of {@code chunk} at {@code offset}, in a slot of class
+     * {@code sizeIdx} (-1 for huge) of {@code maxLength} bytes; called by the arena and the thread cache.
+     */
+    final void initMemory(PoolChunk<T> chunk, long handle, int offset, int length, int sizeIdx, int maxLength) {
         this.allocator = chunk.arena.parent;
         this.chunk = chunk;
         this.handle = handle;
         this.offset = offset;
         this.length = length;
+        this.sizeIdx = sizeIdx;
         this.maxLength = maxLength;
         memoryChanged(chunk.memory);
+    }
+
+    /**
+     * Readies a buffer taken whole from its thread cache, memory still attached: one reference, both indexes 0,
+     * {@code length} bytes of its slot.
+     */
+    final void reuseCached(int length, int maxCapacity) {
+        this.maxCapacity = maxCapacity;
+        this.length = length;
+        resetRefCnt();
+        setIndex0(0, 0);
+    }
+
+    /** Gives the memory of a buffer kept whole in a thread cache back to its arena, and the object to its pool. */
+    final void freeCached() {
+        PoolChunk<T> c = chunk;
+        long h = handle;
+        detach();
+        c.arena.freeToArena(c, h);
+        recyclerHandle.recycle(this);
+    }
+
+    private void detach() {
+        chunk = null;
+        cache = null;
+        offset = 0;
+        length = 0;
+        maxLength = 0;
+        // A stray access after the free (with bounds checks off) then fails instead of reaching pooled memory.
+        memoryChanged(null);
     }
 
     /** Caches the typed memory reference of a new chunk, or of the freed sentinel when {@code memory} is null. */
@@ -106,16 +147,16 @@ abstract class PooledByteBuf<T> extends AbstractReferenceCountedByteBuf {
 
     @Override
     final void deallocate() {
+        PoolThreadCache owner = cache;
+        if (owner != null && owner.owner == Thread.currentThread() && owner.offer(this)) {
+            // Kept whole, memory attached; the count (now freed) still refuses every access until reuse.
+            return;
+        }
         PoolChunk<T> c = chunk;
         long h = handle;
         int oldOffset = offset;
         int oldMaxLength = maxLength;
-        chunk = null;
-        offset = 0;
-        length = 0;
-        maxLength = 0;
-        // A stray access after the free (with bounds checks off) then fails instead of reaching pooled memory.
-        memoryChanged(null);
+        detach();
         c.arena.free(c, h, oldOffset, oldMaxLength);
         recyclerHandle.recycle(this);
     }

@@ -15,7 +15,10 @@ import io.weir.util.platform.SystemProperties;
  * Threads: event-loop threads ({@link FastThreadLocalThread}s) are bound for life to the least-used heap and
  * direct arena and get a small per-thread cache of memory they freed (size classes up to
  * {@value PoolThreadCache#MAX_CACHED_BYTES} bytes), so their allocations and releases mostly skip the arena's
- * lock; the cache goes back to the arenas when the thread ends or calls {@link #trimCurrentThreadCache()}.
+ * lock; a buffer released on the thread that allocated it is even kept whole, ready for the next allocation of
+ * its size class. Each class gives back what it did not reuse every
+ * {@value PoolThreadCache#TRIM_INTERVAL_ALLOCATIONS} cached allocations, and the whole cache goes back to the
+ * arenas when the thread ends or calls {@link #trimCurrentThreadCache()}.
  * Other threads, possibly millions of virtual ones, hold no per-thread state: they are spread over the arenas
  * by thread id and always use the arena's lock (unless {@value #CACHE_FOR_ALL_THREADS_PROPERTY} is set, for
  * applications with a few long-lived plain threads that clean up by calling
@@ -221,6 +224,12 @@ public final class PooledByteBufAllocator extends AbstractByteBufAllocator {
      * Arena of a thread without a cache: spread by id so that such threads, possibly millions of virtual ones,
      * hold no per-thread state.
      */
+    /** Entries held by the calling thread's cache, or -1 if it has none. */
+    int currentThreadCachedEntries() {
+        PoolThreadCache cache = threadCache.getIfExists();
+        return cache == null ? -1 : cache.size();
+    }
+
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same value on 17.
     private static int spread(Thread t, int n) {
         long id = t.getId();

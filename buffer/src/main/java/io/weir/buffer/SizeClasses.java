@@ -36,7 +36,7 @@ final class SizeClasses {
     static final int QUANTUM_BYTES = 16;
     /** Classes per doubling. */
     static final int CLASSES_PER_GROUP = 4;
-    /** Requests up to this size find their class through a direct table rather than a binary search. */
+    /** Requests up to this size find their class through a direct table, larger ones by arithmetic. */
     private static final int LOOKUP_MAX_BYTES = 4096;
 
     final int pageSize;
@@ -158,17 +158,10 @@ final class SizeClasses {
         if (size <= LOOKUP_MAX_BYTES) {
             return size == 0 ? 0 : lookup[(size - 1) >> 4];
         }
-        int lo = lookup[lookup.length - 1];
-        int hi = sizes.length - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sizes[mid] < size) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        // 2^b < size <= 2^(b+1): the group based at 2^b is group b - 5 (4 classes each, from index 0), and the
+        // class inside it is how many steps of 2^(b-2) past the base the size reaches, rounded up.
+        int b = 31 - Integer.numberOfLeadingZeros(size - 1);
+        return ((b - 5) << 2) + ((size - 1 - (1 << b)) >> (b - 2));
     }
 
     /** The size in bytes of class {@code idx}. */

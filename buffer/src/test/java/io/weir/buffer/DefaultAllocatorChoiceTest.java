@@ -18,20 +18,26 @@ class DefaultAllocatorChoiceTest {
     }
 
     @Test
-    void unpooledUnlessAskedOtherwise() {
-        System.clearProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY);
-        assertThat(DefaultAllocatorChoice.choose()).isSameAs(UnpooledByteBufAllocator.DEFAULT);
+    void theSharedDefaultIsThePooledAllocator() {
+        assertThat(ByteBufAllocator.DEFAULT).isSameAs(PooledByteBufAllocator.DEFAULT);
+        assertThat(ByteBufAllocator.DEFAULT.isDirectBufferPooled()).isTrue();
     }
 
     @Test
-    void pooledWhenAskedForInAnyCase() {
-        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "Pooled");
+    void pooledUnlessAskedOtherwise() {
+        System.clearProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY);
         assertThat(DefaultAllocatorChoice.choose()).isSameAs(PooledByteBufAllocator.DEFAULT);
     }
 
     @Test
-    void anUnknownTypeFallsBackToUnpooled() {
-        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "adaptive");
+    void unpooledWhenAskedForInAnyCase() {
+        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "Unpooled");
         assertThat(DefaultAllocatorChoice.choose()).isSameAs(UnpooledByteBufAllocator.DEFAULT);
+    }
+
+    @Test
+    void anUnknownTypeFallsBackToPooled() {
+        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "adaptive");
+        assertThat(DefaultAllocatorChoice.choose()).isSameAs(PooledByteBufAllocator.DEFAULT);
     }
 }

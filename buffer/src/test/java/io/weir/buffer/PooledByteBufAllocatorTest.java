@@ -3,6 +3,7 @@ package io.weir.buffer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.util.IllegalReferenceCountException;
 import io.weir.util.OutOfDirectMemoryError;
 import io.weir.util.concurrent.FastThreadLocalThread;
 import io.weir.util.platform.DirectMemory;
@@ -396,6 +397,82 @@ class PooledByteBufAllocatorTest {
     }
 
     @Test
+    void aBufferReleasedOnItsOwnThreadIsReusedWholeAndRefusesAccessMeanwhile() throws Exception {
+        PooledByteBufAllocator alloc = new PooledByteBufAllocator(true, 1, 1, PAGE, CHUNK);
+        onEventLoopThread(() -> {
+            for (boolean direct : new boolean[] {false, true}) {
+                ByteBuf first = direct ? alloc.directBuffer(300, 1000) : alloc.heapBuffer(300, 1000);
+                first.writeLong(42);
+                first.release();
+                assertThatThrownBy(() -> first.getByte(0)).isInstanceOf(IllegalReferenceCountException.class);
+                assertThatThrownBy(first::retain).isInstanceOf(IllegalReferenceCountException.class);
+                ByteBuf second = direct ? alloc.directBuffer(310) : alloc.heapBuffer(310);
+                assertThat(second).as("the same object, memory still attached").isSameAs(first);
+                assertThat(second.refCnt()).isEqualTo(1);
+                assertThat(second.readerIndex()).isZero();
+                assertThat(second.writerIndex()).isZero();
+                assertThat(second.capacity()).isEqualTo(310);
+                assertThat(second.maxCapacity()).isEqualTo(Integer.MAX_VALUE);
+                second.writeBytes(new byte[310]);
+                second.release();
+            }
+            return null;
+        });
+    }
+
+    @Test
+    void aBufferReleasedOnAnotherThreadGoesBackToTheArenaNotToItsOwnersCache() throws Exception {
+        PooledByteBufAllocator alloc = heapOnly(1);
+        ByteBuf buf = onEventLoopThread(() -> alloc.heapBuffer(20_000));
+        PoolChunk<?> chunk = ((PooledByteBuf<?>) buf).chunk;
+        // The owner has ended; its cache is closed. Released here, the memory must reach the arena at once.
+        buf.release();
+        assertThat(chunk.isEmpty()).isTrue();
+
+        CompletableFuture<ByteBuf> allocated = new CompletableFuture<>();
+        CompletableFuture<Void> released = new CompletableFuture<>();
+        CompletableFuture<Boolean> chunkEmptyAfterRelease = new CompletableFuture<>();
+        FastThreadLocalThread owner = new FastThreadLocalThread(() -> {
+            ByteBuf b = alloc.heapBuffer(20_000);
+            allocated.complete(b);
+            released.join();
+            chunkEmptyAfterRelease.complete(((PooledByteBuf<?>) alloc.heapBuffer(20_000)).chunk.isEmpty());
+        });
+        owner.start();
+        ByteBuf foreign = allocated.get(30, TimeUnit.SECONDS);
+        PoolChunk<?> foreignChunk = ((PooledByteBuf<?>) foreign).chunk;
+        foreign.release();
+        assertThat(foreignChunk.isEmpty()).as("freed to the arena by the releasing (plain) thread").isTrue();
+        released.complete(null);
+        assertThat(chunkEmptyAfterRelease.get(30, TimeUnit.SECONDS)).isFalse();
+        owner.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(owner.isAlive()).isFalse();
+    }
+
+    @Test
+    void thePeriodicTrimGivesBackWhatAThreadStoppedUsing() throws Exception {
+        PooledByteBufAllocator alloc = heapOnly(1);
+        onEventLoopThread(() -> {
+            // Fill the cache of one class, then stop using that class.
+            List<ByteBuf> bufs = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                bufs.add(alloc.heapBuffer(20_000));
+            }
+            for (ByteBuf b : bufs) {
+                b.release();
+            }
+            assertThat(alloc.currentThreadCachedEntries()).isEqualTo(10);
+            // A trim interval of traffic in another class: at the trim the ten entries, never handed out since
+            // they were cached, are freed; only the one entry the traffic keeps reusing stays.
+            for (int i = 0; i < PoolThreadCache.TRIM_INTERVAL_ALLOCATIONS + 1; i++) {
+                alloc.heapBuffer(64).release();
+            }
+            assertThat(alloc.currentThreadCachedEntries()).isEqualTo(1);
+            return null;
+        });
+    }
+
+    @Test
     void aThreadCacheKeepsABoundedNumberOfRegions() throws Exception {
         PooledByteBufAllocator alloc = new PooledByteBufAllocator(false, 1, 0, PAGE, 4 << 20);
         int size = PoolThreadCache.MAX_CACHED_BYTES;
@@ -410,7 +487,7 @@ class PooledByteBufAllocatorTest {
             }
             return (long) chunk.freeBytes();
         });
-        assertThat(freeWhileCached).isEqualTo((4 << 20) - (long) PoolThreadCache.NORMAL_ENTRIES * size);
+        assertThat(freeWhileCached).isEqualTo((4 << 20) - (long) PoolThreadCache.normalEntries(size) * size);
         assertThat(alloc.metric().numHeapChunks()).isEqualTo(1);
     }
 

@@ -37,7 +37,12 @@ class SizeClassesTest {
             assertThat(classes.normalize(size)).isEqualTo(classes.idxToSize(idx));
         }
         for (int idx = 0; idx < classes.nSizes(); idx++) {
-            assertThat(classes.sizeToIdx(classes.idxToSize(idx))).isEqualTo(idx);
+            int size = classes.idxToSize(idx);
+            assertThat(classes.sizeToIdx(size)).isEqualTo(idx);
+            assertThat(classes.sizeToIdx(size - 1)).isEqualTo(idx == 0 || classes.idxToSize(idx - 1) < size - 1 ? idx : idx - 1);
+            if (idx + 1 < classes.nSizes()) {
+                assertThat(classes.sizeToIdx(size + 1)).isEqualTo(idx + 1);
+            }
         }
     }
 

@@ -16,27 +16,6 @@ import org.junit.jupiter.api.Test;
 class UnpooledByteBufAllocatorTest {
 
     @Test
-    void theDefaultAllocatorIsUnpooledForNow() {
-        assertThat(ByteBufAllocator.DEFAULT).isSameAs(UnpooledByteBufAllocator.DEFAULT);
-        assertThat(ByteBufAllocator.DEFAULT.isDirectBufferPooled()).isFalse();
-    }
-
-    @Test
-    void anUnsupportedAllocatorTypeFallsBackToUnpooled() {
-        String previous = System.getProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY);
-        System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, "adaptive");
-        try {
-            assertThat(DefaultAllocatorChoice.choose()).isSameAs(UnpooledByteBufAllocator.DEFAULT);
-        } finally {
-            if (previous == null) {
-                System.clearProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY);
-            } else {
-                System.setProperty(DefaultAllocatorChoice.ALLOCATOR_TYPE_PROPERTY, previous);
-            }
-        }
-    }
-
-    @Test
     void growthDoublesFromSixtyFourUpToFourMebibytesThenStepsByFourMebibytes() {
         ByteBufAllocator alloc = UnpooledByteBufAllocator.DEFAULT;
         int mib = 1024 * 1024;

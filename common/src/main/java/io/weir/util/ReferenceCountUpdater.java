@@ -127,9 +127,13 @@ public abstract class ReferenceCountUpdater<T extends ReferenceCounted> {
         updater.set(instance, refCnt > 0 ? refCnt << 1 : RAW_FREED);
     }
 
-    /** Resets {@code instance} to a count of 1, under the same conditions as {@link #setRefCnt}. */
+    /**
+     * Resets {@code instance} to a count of 1, under the same conditions as {@link #setRefCnt}: for an object
+     * being reused by the thread that holds it exclusively (a pooled object taken from its pool). The store is
+     * ordered but not fenced; whatever later hands the object to another thread publishes it.
+     */
     public final void resetRefCnt(T instance) {
-        updater.set(instance, RAW_INITIAL);
+        updater.lazySet(instance, RAW_INITIAL);
     }
 
     /**

@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.Threads;
 
 /**
  * Allocate a buffer of {@code size} bytes and release it, on one thread: Weir's PooledByteBufAllocator
@@ -15,7 +16,8 @@ import org.openjdk.jmh.annotations.Setup;
  * {@code ByteBuffer.allocateDirect} and leaves it to the GC.
  *
  * <p>Each framework runs on its own FastThreadLocalThreads, where both give threads a cache; the JDK
- * case runs on Weir's threads (it does not care).
+ * case runs on Weir's threads (it does not care). The {@code TwoThreads} cases run the same round on two
+ * threads sharing one allocator.
  */
 @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {AbstractMicrobenchmark.HEAP_MIN,
         AbstractMicrobenchmark.HEAP_MAX, AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION,
@@ -76,5 +78,39 @@ public class PooledAllocatorBenchmark extends AbstractMicrobenchmark {
     public boolean nettyAllocateVsAdaptive() {
         io.netty.buffer.ByteBuf b = direct ? nettyAdaptive.directBuffer(size) : nettyAdaptive.heapBuffer(size);
         return b.release();
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean weirAllocateTwoThreads() {
+        return weirRound();
+    }
+
+    @Benchmark
+    @Threads(2)
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
+            CUSTOM_EXECUTOR, NETTY_THREADS})
+    public boolean nettyAllocateTwoThreads() {
+        return nettyAllocate();
+    }
+
+    @Benchmark
+    @Threads(2)
+    public Object jdkAllocateTwoThreads() {
+        return jdkAllocate();
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean weirAllocateVsAdaptiveTwoThreads() {
+        return weirRound();
+    }
+
+    @Benchmark
+    @Threads(2)
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
+            CUSTOM_EXECUTOR, NETTY_THREADS})
+    public boolean nettyAllocateVsAdaptiveTwoThreads() {
+        return nettyAllocateVsAdaptive();
     }
 }
