@@ -6,4 +6,5 @@ module io.weir.transport {
     requires transitive io.weir.buffer;
 
     exports io.weir.channel;
+    exports io.weir.channel.nio;
 }

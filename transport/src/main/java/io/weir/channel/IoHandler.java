@@ -43,4 +43,16 @@ public interface IoHandler {
 
     /** Whether this handler can drive handles of {@code handleType}. */
     boolean isCompatible(Class<? extends IoHandle> handleType);
+
+    /**
+     * How many handles are registered with this handler right now: a handle counts from a successful
+     * {@link #register} until its {@link IoRegistration#cancel()} (or until the handler closes it). The event
+     * loop reports this as its registered-channels metric. Written on the loop, so a read from another thread
+     * is best effort.
+     *
+     * @return the count, or {@code -1} if this handler does not keep one (the default)
+     */
+    default int registrationCount() {
+        return -1;
+    }
 }

@@ -10,8 +10,22 @@ public interface IoHandlerContext {
     boolean canBlock();
 
     /**
-     * How long the handler may block, in nanoseconds from {@code currentTimeNanos} (a {@code Ticker}
-     * reading), before the next scheduled task is due; {@code Long.MAX_VALUE} if none is scheduled.
+     * How long the handler may block, in nanoseconds from {@code currentTimeNanos}, before the next scheduled
+     * task is due: 0 if one is due already, {@code Long.MAX_VALUE} if none is scheduled.
+     *
+     * @param currentTimeNanos a reading of the loop's {@link io.weir.util.Ticker} (for loops built on
+     *        {@link io.weir.util.concurrent.AbstractScheduledEventExecutor}, its {@code ticker()}; with the system
+     *        ticker, {@link System#nanoTime()})
      */
     long delayNanos(long currentTimeNanos);
+
+    /**
+     * Tells the loop how long the last {@link IoHandler#run} spent processing readiness (not waiting for it),
+     * so the loop can balance task time against I/O time. A handler that never calls this has its whole
+     * {@code run} time counted, waiting included.
+     *
+     * @param activeIoTimeNanos nanoseconds spent dispatching events in this run; {@code 0} if there were none
+     */
+    default void reportActiveIoTime(long activeIoTimeNanos) {
+    }
 }

@@ -1,0 +1,346 @@
+package io.weir.channel;
+
+import io.weir.util.Ticker;
+import io.weir.util.concurrent.DefaultThreadFactory;
+import io.weir.util.concurrent.Future;
+import io.weir.util.concurrent.Promise;
+import io.weir.util.concurrent.RejectedExecutionHandler;
+import io.weir.util.concurrent.SingleThreadEventExecutor;
+import java.lang.System.Logger.Level;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.UnaryOperator;
+
+/**
+ * An {@link EventLoop}: one thread that alternates between its {@link IoHandler} (waiting for and dispatching
+ * readiness) and its tasks.
+ *
+ * <p><b>The loop.</b> {@link IoHandler#initialize()} once; then, until shutdown is confirmed: one
+ * {@link IoHandler#run} (allowed to block only while no task is queued, and no longer than the next
+ * scheduled task's deadline), then the due scheduled tasks and the queued tasks within a time budget; when
+ * shutdown begins, {@link IoHandler#prepareToDestroy()} once (the handler closes its handles while tasks can
+ * still run), and {@link IoHandler#destroy()} last, on the loop thread.
+ *
+ * <p><b>Balancing I/O and tasks.</b> The task time budget of an iteration is derived from the I/O time of
+ * the same iteration through the {@linkplain #ioRatio() I/O ratio} {@code r} (percent of loop time meant for
+ * I/O): {@code taskBudget = activeIoTime × (100 − r) / r}, and never less than
+ * {@value #MIN_TASK_TIME_BUDGET_NANOS} ns, so an iteration without I/O still drains a useful number of tasks
+ * before the loop polls for readiness again. Only the time the handler spent dispatching events counts as
+ * I/O time, not the time it waited (handlers report it through {@link IoHandlerContext#reportActiveIoTime}).
+ * A ratio of 100 turns the budget off: every task queued at the start of the task phase runs. Whatever the
+ * budget, tasks queued by tasks of the same phase wait for the next iteration, so no task can starve I/O by
+ * re-submitting itself.
+ *
+ * <p><b>Wake-ups.</b> Only other threads wake the handler ({@link IoHandler#wakeup()}); the loop never wakes
+ * itself. An atomic flag, armed just before the handler may block and consumed by the first waker, makes a
+ * burst of submissions from another thread cost one {@code IoHandler.wakeup()} call.
+ *
+ * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
+ * fields; reads from other threads are best effort.
+ */
+public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor implements EventLoop {
+    /** Default {@linkplain #ioRatio() I/O ratio}: half of a busy loop's time for I/O, half for tasks. */
+    public static final int DEFAULT_IO_RATIO = 50;
+    /**
+     * Smallest task time budget of an iteration, in nanoseconds: what tasks get when the I/O phase dispatched
+     * nothing. 100 µs run thousands of small tasks, yet keep readiness polled often.
+     */
+    public static final long MIN_TASK_TIME_BUDGET_NANOS = 100_000;
+
+    private static final System.Logger LOGGER = System.getLogger(SingleThreadIoEventLoop.class.getName());
+    private static final long NOT_REPORTED = -1;
+
+    private static final AtomicIntegerFieldUpdater<SingleThreadIoEventLoop> WAKEUP_ARMED =
+            AtomicIntegerFieldUpdater.newUpdater(SingleThreadIoEventLoop.class, "wakeupArmed");
+
+    private final IoHandler ioHandler;
+    private final IoContext context = new IoContext();
+    // Ticker reading at this executor's time origin: converts a handler's ticker reading to deadline time.
+    private final long tickerOriginNanos;
+
+    // 1 from the moment the handler is told it may block until a waker consumes it or the run returns.
+    private volatile int wakeupArmed;
+    private volatile int ioRatio = DEFAULT_IO_RATIO;
+
+    // Loop thread only.
+    private long reportedIoTimeNanos = NOT_REPORTED;
+    private boolean preparedToDestroy;
+    // Written by the loop thread; read by anyone, best effort.
+    private int ioEventsHandledLastRun;
+
+    /**
+     * A loop whose thread comes from {@code threadFactory} ({@code null}: a {@link DefaultThreadFactory}), with
+     * the system ticker, an unbounded task queue and the throwing rejection handler.
+     *
+     * @param parent the group this loop belongs to, or {@code null}
+     * @param ioHandlerFactory creates this loop's I/O handler, called once from this constructor
+     * @throws NullPointerException if {@code ioHandlerFactory} is null or returns null
+     */
+    public SingleThreadIoEventLoop(EventLoopGroup parent, ThreadFactory threadFactory,
+                                   IoHandlerFactory ioHandlerFactory) {
+        this(parent, threadFactory == null ? null : new ThreadPerTaskExecutor(threadFactory), ioHandlerFactory);
+    }
+
+    /**
+     * A loop whose thread is started by {@code executor} ({@code null}: a {@link DefaultThreadFactory}), with
+     * the system ticker, an unbounded task queue and the throwing rejection handler.
+     *
+     * @param executor runs the loop on a new or otherwise idle thread
+     */
+    public SingleThreadIoEventLoop(EventLoopGroup parent, Executor executor, IoHandlerFactory ioHandlerFactory) {
+        this(parent, executor, ioHandlerFactory, Ticker.system(), DEFAULT_MAX_PENDING_TASKS,
+                RejectedExecutionHandler.REJECT, null);
+    }
+
+    /**
+     * A loop with every option.
+     *
+     * @param parent the group this loop belongs to, or {@code null}
+     * @param executor runs the loop on a new or otherwise idle thread ({@code null}: a
+     *        {@link DefaultThreadFactory} named after this class)
+     * @param ioHandlerFactory creates this loop's I/O handler, called once from this constructor
+     * @param ticker the clock of scheduled tasks and of the shutdown quiet period
+     * @param maxPendingTasks queue capacity beyond which submissions are rejected ({@link Integer#MAX_VALUE}:
+     *        unbounded)
+     * @param rejectedHandler decides the fate of refused tasks
+     * @param taskDecorator applied to every submitted or scheduled task, or {@code null}
+     * @throws NullPointerException if {@code ioHandlerFactory}, {@code ticker} or {@code rejectedHandler} is
+     *         null, or the factory returns null
+     * @throws IllegalArgumentException if {@code maxPendingTasks} is not positive
+     */
+    public SingleThreadIoEventLoop(EventLoopGroup parent, Executor executor, IoHandlerFactory ioHandlerFactory,
+                                   Ticker ticker, int maxPendingTasks, RejectedExecutionHandler rejectedHandler,
+                                   UnaryOperator<Runnable> taskDecorator) {
+        super(parent, executor, ticker, maxPendingTasks, rejectedHandler, taskDecorator);
+        Objects.requireNonNull(ioHandlerFactory, "ioHandlerFactory");
+        this.tickerOriginNanos = ticker.nanoTime() - currentTimeNanos();
+        this.ioHandler = Objects.requireNonNull(ioHandlerFactory.newHandler(this), "ioHandlerFactory returned null");
+    }
+
+    // ---------------------------------------------------------------- the loop
+
+    @Override
+    protected void run() {
+        ioHandler.initialize();
+        for (;;) {
+            runIo();
+            if (!preparedToDestroy && isShuttingDown()) {
+                preparedToDestroy = true;
+                prepareIoHandlerToDestroy();
+            }
+            runTasks();
+            if (confirmShutdown()) {
+                return;
+            }
+        }
+    }
+
+    private void runIo() {
+        reportedIoTimeNanos = NOT_REPORTED;
+        try {
+            ioEventsHandledLastRun = ioHandler.run(context);
+        } catch (Throwable t) {
+            // The loop must survive a handler failure: its channels and tasks still need it.
+            LOGGER.log(Level.WARNING, "Unexpected exception from the I/O handler of " + this, t);
+            ioEventsHandledLastRun = 0;
+        } finally {
+            // A stale 1 only costs a later waker one redundant IoHandler.wakeup(); no fence needed.
+            WAKEUP_ARMED.lazySet(this, 0);
+        }
+    }
+
+    private void runTasks() {
+        int ratio = ioRatio;
+        if (ratio == 100) {
+            runAllTasks();
+            return;
+        }
+        long ioTime = reportedIoTimeNanos;
+        long budget = ioTime <= 0 ? MIN_TASK_TIME_BUDGET_NANOS
+                : Math.max(MIN_TASK_TIME_BUDGET_NANOS, ioTime * (100 - ratio) / ratio);
+        runAllTasks(budget);
+    }
+
+    private void prepareIoHandlerToDestroy() {
+        try {
+            ioHandler.prepareToDestroy();
+        } catch (Throwable t) {
+            LOGGER.log(Level.WARNING, "Exception while preparing the I/O handler of " + this + " to be destroyed", t);
+        }
+    }
+
+    @Override
+    protected void cleanup() {
+        if (!preparedToDestroy) {
+            // run() ended early (initialize() threw): the handler still gets its chance to close handles.
+            preparedToDestroy = true;
+            prepareIoHandlerToDestroy();
+        }
+        ioHandler.destroy();
+    }
+
+    @Override
+    protected void wakeup(boolean inEventLoop) {
+        if (!inEventLoop && wakeupArmed != 0 && WAKEUP_ARMED.getAndSet(this, 0) != 0) {
+            ioHandler.wakeup();
+        }
+        // Covers the park of the graceful-shutdown quiet period.
+        super.wakeup(inEventLoop);
+    }
+
+    /** What the handler sees of this loop during one run. Loop thread only. */
+    private final class IoContext implements IoHandlerContext {
+        @Override
+        public boolean canBlock() {
+            // While shutting down, confirmShutdown() does the waiting, bounded; a blocking run would not come
+            // back to it. A busy loop answers here without touching the flag.
+            if (hasTasks() || isShuttingDown()) {
+                return false;
+            }
+            // Arm, then look at the queue again: a submitter offers before reading the flag, so either this
+            // check sees its task or the submitter sees the flag and wakes the handler.
+            WAKEUP_ARMED.set(SingleThreadIoEventLoop.this, 1);
+            if (hasTasks()) {
+                WAKEUP_ARMED.lazySet(SingleThreadIoEventLoop.this, 0);
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            long deadline = nextScheduledTaskDeadlineNanos();
+            if (deadline < 0) {
+                return Long.MAX_VALUE;
+            }
+            return Math.max(0, deadline - (currentTimeNanos - tickerOriginNanos));
+        }
+
+        @Override
+        public void reportActiveIoTime(long activeIoTimeNanos) {
+            reportedIoTimeNanos = Math.max(0, activeIoTimeNanos);
+        }
+    }
+
+    // ---------------------------------------------------------------- EventLoop
+
+    @Override
+    public EventLoop next() {
+        return this;
+    }
+
+    @Override
+    public EventLoopGroup parent() {
+        return (EventLoopGroup) super.parent();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The future fails with an {@link IllegalArgumentException} if the handle is not compatible, with a
+     * {@link RejectedExecutionException} if the loop is shutting down (also when shutdown begins before the
+     * registration task runs), or with whatever the I/O handler threw.
+     *
+     * @throws NullPointerException if {@code handle} is null
+     */
+    @Override
+    public Future<IoRegistration> register(IoHandle handle) {
+        Objects.requireNonNull(handle, "handle");
+        if (!ioHandler.isCompatible(handle.getClass())) {
+            return newFailedFuture(new IllegalArgumentException("incompatible handle: " + handle.getClass().getName()
+                    + " (this loop's I/O handler is " + ioHandler.getClass().getName() + ')'));
+        }
+        if (isShuttingDown()) {
+            return newFailedFuture(shuttingDown());
+        }
+        Promise<IoRegistration> promise = newPromise();
+        if (inEventLoop()) {
+            register0(handle, promise);
+        } else {
+            try {
+                execute(() -> register0(handle, promise));
+            } catch (RejectedExecutionException e) {
+                promise.tryFailure(e);
+            }
+        }
+        return promise;
+    }
+
+    private void register0(IoHandle handle, Promise<IoRegistration> promise) {
+        // Handles registered after prepareToDestroy() would never be closed before destroy(): refuse them.
+        if (isShuttingDown()) {
+            promise.tryFailure(shuttingDown());
+            return;
+        }
+        IoRegistration registration;
+        try {
+            registration = ioHandler.register(handle);
+        } catch (Throwable t) {
+            promise.tryFailure(t);
+            return;
+        }
+        if (!promise.trySuccess(registration)) {
+            // Cancelled by the caller meanwhile: nobody will ever cancel this registration.
+            registration.cancel();
+        }
+    }
+
+    private RejectedExecutionException shuttingDown() {
+        return new RejectedExecutionException("event loop is shutting down: " + this);
+    }
+
+    @Override
+    public boolean isCompatible(Class<? extends IoHandle> handleType) {
+        return ioHandler.isCompatible(Objects.requireNonNull(handleType, "handleType"));
+    }
+
+    // ---------------------------------------------------------------- tuning and metrics
+
+    /** The percentage of a busy loop's time meant for I/O (1 to 100); see the class comment. */
+    public int ioRatio() {
+        return ioRatio;
+    }
+
+    /**
+     * Sets the {@linkplain #ioRatio() I/O ratio}; takes effect from the next iteration. Any thread.
+     *
+     * @param ioRatio 1 to 99 to bound task time by I/O time, 100 to run all queued tasks every iteration
+     * @throws IllegalArgumentException if {@code ioRatio} is outside 1..100
+     */
+    public void setIoRatio(int ioRatio) {
+        if (ioRatio <= 0 || ioRatio > 100) {
+            throw new IllegalArgumentException("ioRatio: " + ioRatio + " (expected: 1-100)");
+        }
+        this.ioRatio = ioRatio;
+    }
+
+    /**
+     * Handles registered with this loop's I/O handler right now, or -1 if the handler does not count them
+     * (see {@link IoHandler#registrationCount()}). Any thread, best effort.
+     */
+    public int registeredChannels() {
+        return ioHandler.registrationCount();
+    }
+
+    /** What the most recent {@link IoHandler#run} returned: handles it dispatched to. Any thread, best effort. */
+    public int ioEventsHandledLastRun() {
+        return ioEventsHandledLastRun;
+    }
+
+    /** Starts one new thread per task; used to start the loop thread from a factory. */
+    private static final class ThreadPerTaskExecutor implements Executor {
+        private final ThreadFactory threadFactory;
+
+        ThreadPerTaskExecutor(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+        }
+
+        @Override
+        public void execute(Runnable command) {
+            threadFactory.newThread(command).start();
+        }
+    }
+}
