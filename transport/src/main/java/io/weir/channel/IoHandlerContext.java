@@ -21,8 +21,8 @@ public interface IoHandlerContext {
 
     /**
      * Tells the loop how long the last {@link IoHandler#run} spent processing readiness (not waiting for it),
-     * so the loop can balance task time against I/O time. A handler that never calls this has its whole
-     * {@code run} time counted, waiting included.
+     * so the loop can balance task time against I/O time. A handler that never calls this is treated as one
+     * that did no I/O work: its loop gives tasks only its minimum time budget per iteration.
      *
      * @param activeIoTimeNanos nanoseconds spent dispatching events in this run; {@code 0} if there were none
      */

@@ -47,9 +47,9 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * Which one is in use is logged once at {@code DEBUG}.
  *
  * <p><b>The JDK's spinning selector.</b> Some JDK/kernel combinations make {@code select(timeout)} return 0
- * at once, forever. After {@value #DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD} such returns in a row (see
- * {@link #DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD}) the handler opens a new selector, moves every key to it
- * with its interest ops and attachment, and closes the old one.
+ * at once, forever. After {@link #DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD} (512 unless configured) such
+ * returns in a row the handler opens a new selector, moves every key to it with its interest ops and
+ * attachment, and closes the old one.
  *
  * <p><b>Threads.</b> Every method but {@link #wakeup()} is called on the event loop, as {@link IoHandler}
  * says. A handle whose selection key became invalid without its registration being cancelled (its channel was

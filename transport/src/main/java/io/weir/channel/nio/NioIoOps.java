@@ -83,7 +83,6 @@ public final class NioIoOps implements IoOps {
 
     @Override
     public boolean equals(Object o) {
-        // Instances are canonical, but a deserialised or reflective copy should still compare by value.
         return o instanceof NioIoOps && ((NioIoOps) o).value == value;
     }
 

@@ -296,6 +296,30 @@ class NioIoHandlerTest {
 
     @ParameterizedTest(name = "array keys: {0}")
     @ValueSource(booleans = {true, false})
+    void selectorThatKeepsReturningEarlyIsRebuiltWithItsRegistrations(boolean arrayKeys) throws Exception {
+        start(arrayKeys, 3);
+        PipeHandle handle = pipe(true);
+        IoRegistration registration = register(handle);
+        onLoop(() -> registration.submit(NioIoOps.READ));
+        SelectionKey original = onLoop(registration::attachment);
+
+        // Waking the selector behind the handler's back makes select() return nothing, early and unannounced:
+        // what the JDK's spinning selector does. Nothing is scheduled, so the loop blocks again after each.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        SelectionKey current;
+        while ((current = registration.attachment()) == original && System.nanoTime() < deadline) {
+            current.selector().wakeup();
+            Thread.yield();
+        }
+        assertThat(current).as("selector rebuilt").isNotSameAs(original);
+        assertThat(original.selector().isOpen()).isFalse();
+        assertThat(loop.registeredChannels()).isEqualTo(1);
+        handle.write("survived");
+        assertThat(handle.received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo("survived");
+    }
+
+    @ParameterizedTest(name = "array keys: {0}")
+    @ValueSource(booleans = {true, false})
     void handleThatThrowsDoesNotStopDispatching(boolean arrayKeys) throws Exception {
         start(arrayKeys);
         PipeHandle faulty = pipe(true);
