@@ -6,5 +6,6 @@ module io.weir.transport {
     requires transitive io.weir.buffer;
 
     exports io.weir.channel;
+    exports io.weir.channel.embedded;
     exports io.weir.channel.nio;
 }

@@ -1,0 +1,921 @@
+package io.weir.channel;
+
+import io.weir.util.ReferenceCountUtil;
+import io.weir.util.concurrent.Future;
+import io.weir.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.ConnectException;
+import java.net.SocketAddress;
+import java.nio.channels.AlreadyConnectedException;
+import java.nio.channels.ConnectionPendingException;
+import java.nio.channels.NotYetConnectedException;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The base of Weir's channels: the pipeline, the outbound buffer, the life cycle (register, bind, connect,
+ * close, deregister) and its events, leaving the actual I/O to a small set of protected transport hooks.
+ *
+ * <h2>For transport implementers</h2>
+ * The pipeline's head calls into this class on the event loop; this class checks state, completes promises,
+ * fires events, and calls the hooks below, also only on the event loop:
+ * <ul>
+ *   <li>{@link #ioHandle()}: what to register with the loop's {@link IoHandler} ({@code null}: nothing);
+ *       {@link #doRegister()} and {@link #doDeregister()} run around that registration.</li>
+ *   <li>{@link #doBind}, {@link #doConnect} (+ {@link #doFinishConnect} for connects that complete later,
+ *       reported through {@link #finishConnect()}), {@link #doDisconnect}, {@link #doClose},
+ *       {@link #doShutdown}.</li>
+ *   <li>{@link #doBeginRead()}: start (or keep) watching for read readiness; the transport's read loop then
+ *       uses {@link #recvBufAllocHandle()} and fires {@code channelRead}/{@code channelReadComplete}.</li>
+ *   <li>{@link #filterOutboundMessage} converts or rejects each write as it is queued; {@link #doWrite}
+ *       writes the flushed part of the {@link ChannelOutboundBuffer}. A transport that could not write
+ *       everything watches for write readiness, reports {@link #isWritePending()} meanwhile, and calls
+ *       {@link #writeFlushed()} once writable.</li>
+ *   <li>{@link #isOpen()}, {@link #isActive()}, {@link #localAddress0()}, {@link #remoteAddress0()},
+ *       {@link #config()}, {@link #metadata()}.</li>
+ * </ul>
+ * A hook that throws fails the operation's promise with what it threw.
+ *
+ * <p>The event loop is given to the constructor and never changes. All public methods are thread-safe.
+ */
+public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
+    private static final System.Logger LOGGER = System.getLogger(AbstractChannel.class.getName());
+
+    private final Channel parent;
+    private final ChannelId id;
+    private final EventLoop eventLoop;
+    private final DefaultChannelPipeline pipeline;
+    private final CloseFuture closeFuture;
+    private final VoidChannelPromise voidPromise;
+    private final ChannelFuture succeededFuture;
+
+    // Set to null when the channel closes or its output shuts down: writes then fail at once.
+    private volatile ChannelOutboundBuffer outboundBuffer;
+    private volatile boolean registered;
+    private volatile SocketAddress localAddress;
+    private volatile SocketAddress remoteAddress;
+
+    // Event loop only.
+    private IoRegistration ioRegistration;
+    private RecvByteBufAllocator.Handle recvHandle;
+    private MessageSizeEstimator.Handle estimatorHandle;
+    private boolean neverRegistered = true;
+    private boolean closeInitiated;
+    private boolean inFlush;
+    private Throwable initialCloseCause;
+    private ChannelPromise connectPromise;
+    private ScheduledFuture<?> connectTimeoutFuture;
+    private SocketAddress requestedRemoteAddress;
+
+    /**
+     * A channel on {@code eventLoop} with a new {@link DefaultChannelId}.
+     *
+     * @param parent the channel that created this one, or {@code null}
+     * @throws NullPointerException if {@code eventLoop} is null
+     */
+    protected AbstractChannel(Channel parent, EventLoop eventLoop) {
+        this(parent, eventLoop, DefaultChannelId.newInstance());
+    }
+
+    /**
+     * A channel on {@code eventLoop} with the given id.
+     *
+     * @throws NullPointerException if {@code eventLoop} or {@code id} is null
+     */
+    protected AbstractChannel(Channel parent, EventLoop eventLoop, ChannelId id) {
+        this.parent = parent;
+        this.eventLoop = Objects.requireNonNull(eventLoop, "eventLoop");
+        this.id = Objects.requireNonNull(id, "id");
+        this.closeFuture = new CloseFuture(this);
+        this.voidPromise = new VoidChannelPromise(this);
+        DefaultChannelPromise succeeded = new DefaultChannelPromise(this);
+        succeeded.trySuccess();
+        this.succeededFuture = succeeded;
+        this.outboundBuffer = new ChannelOutboundBuffer(this);
+        this.pipeline = new DefaultChannelPipeline(this);
+    }
+
+    // ---------------------------------------------------------------- Channel
+
+    @Override
+    public final ChannelId id() {
+        return id;
+    }
+
+    @Override
+    public final EventLoop eventLoop() {
+        return eventLoop;
+    }
+
+    @Override
+    public Channel parent() {
+        return parent;
+    }
+
+    @Override
+    public final ChannelPipeline pipeline() {
+        return pipeline;
+    }
+
+    @Override
+    public final boolean isRegistered() {
+        return registered;
+    }
+
+    @Override
+    public final ChannelFuture closeFuture() {
+        return closeFuture;
+    }
+
+    @Override
+    public SocketAddress localAddress() {
+        SocketAddress address = localAddress;
+        if (address == null) {
+            try {
+                address = localAddress0();
+            } catch (Exception e) {
+                return null;
+            }
+            localAddress = address;
+        }
+        return address;
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        SocketAddress address = remoteAddress;
+        if (address == null) {
+            try {
+                address = remoteAddress0();
+            } catch (Exception e) {
+                return null;
+            }
+            remoteAddress = address;
+        }
+        return address;
+    }
+
+    @Override
+    public boolean isWritable() {
+        ChannelOutboundBuffer buf = outboundBuffer;
+        return buf != null && buf.isWritable();
+    }
+
+    @Override
+    public long bytesBeforeUnwritable() {
+        ChannelOutboundBuffer buf = outboundBuffer;
+        return buf == null ? 0 : buf.bytesBeforeUnwritable();
+    }
+
+    @Override
+    public long bytesBeforeWritable() {
+        ChannelOutboundBuffer buf = outboundBuffer;
+        return buf == null ? 0 : buf.bytesBeforeWritable();
+    }
+
+    @Override
+    public ChannelFuture bind(SocketAddress localAddress, ChannelPromise promise) {
+        return pipeline.bind(localAddress, promise);
+    }
+
+    @Override
+    public ChannelFuture connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+        return pipeline.connect(remoteAddress, localAddress, promise);
+    }
+
+    @Override
+    public ChannelFuture disconnect(ChannelPromise promise) {
+        return pipeline.disconnect(promise);
+    }
+
+    @Override
+    public ChannelFuture close(ChannelPromise promise) {
+        return pipeline.close(promise);
+    }
+
+    @Override
+    public ChannelFuture register(ChannelPromise promise) {
+        return pipeline.register(promise);
+    }
+
+    @Override
+    public ChannelFuture deregister(ChannelPromise promise) {
+        return pipeline.deregister(promise);
+    }
+
+    @Override
+    public ChannelFuture shutdown(ChannelShutdownDirection direction, ChannelPromise promise) {
+        return pipeline.shutdown(direction, promise);
+    }
+
+    @Override
+    public Channel read() {
+        pipeline.read();
+        return this;
+    }
+
+    @Override
+    public ChannelFuture write(Object msg, ChannelPromise promise) {
+        return pipeline.write(msg, promise);
+    }
+
+    @Override
+    public Channel flush() {
+        pipeline.flush();
+        return this;
+    }
+
+    @Override
+    public ChannelFuture writeAndFlush(Object msg, ChannelPromise promise) {
+        return pipeline.writeAndFlush(msg, promise);
+    }
+
+    @Override
+    public ChannelPromise newPromise() {
+        return new DefaultChannelPromise(this);
+    }
+
+    @Override
+    public ChannelProgressivePromise newProgressivePromise() {
+        return new DefaultChannelProgressivePromise(this);
+    }
+
+    @Override
+    public ChannelFuture newSucceededFuture() {
+        return succeededFuture;
+    }
+
+    @Override
+    public ChannelFuture newFailedFuture(Throwable cause) {
+        DefaultChannelPromise failed = new DefaultChannelPromise(this);
+        failed.tryFailure(Objects.requireNonNull(cause, "cause"));
+        return failed;
+    }
+
+    @Override
+    public final ChannelPromise voidPromise() {
+        return voidPromise;
+    }
+
+    /** Orders channels by id. */
+    @Override
+    public final int compareTo(Channel o) {
+        return this == o ? 0 : id().compareTo(o.id());
+    }
+
+    @Override
+    public final int hashCode() {
+        return id.hashCode();
+    }
+
+    /** Channels are equal only to themselves. */
+    @Override
+    public final boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public String toString() {
+        SocketAddress local = localAddress();
+        SocketAddress remote = remoteAddress();
+        StringBuilder buf = new StringBuilder(64).append("[id: 0x").append(id.asShortText());
+        if (local != null) {
+            buf.append(", L:").append(local);
+        }
+        if (remote != null) {
+            buf.append(isActive() ? " - " : " ! ").append("R:").append(remote);
+        }
+        return buf.append(']').toString();
+    }
+
+    // ---------------------------------------------------------------- for transports
+
+    /** The outbound buffer, or {@code null} once the channel closed or its output shut down. */
+    protected final ChannelOutboundBuffer outboundBuffer() {
+        return outboundBuffer;
+    }
+
+    final ChannelOutboundBuffer outboundBufferOrNull() {
+        return outboundBuffer;
+    }
+
+    /** The registration with the loop's I/O handler while registered (and {@link #ioHandle()} is not null). */
+    protected final IoRegistration ioRegistration() {
+        return ioRegistration;
+    }
+
+    /** The read loop's allocator handle, created from the config on first use. Event loop only. */
+    protected final RecvByteBufAllocator.Handle recvBufAllocHandle() {
+        RecvByteBufAllocator.Handle handle = recvHandle;
+        if (handle == null) {
+            handle = config().getRecvByteBufAllocator().newHandle();
+            recvHandle = handle;
+        }
+        return handle;
+    }
+
+    final MessageSizeEstimator.Handle estimatorHandle() {
+        MessageSizeEstimator.Handle handle = estimatorHandle;
+        if (handle == null) {
+            // Racy but benign: handles are interchangeable, the last one written wins.
+            handle = config().getMessageSizeEstimator().newHandle();
+            estimatorHandle = handle;
+        }
+        return handle;
+    }
+
+    /** Forgets the cached local address, for transports whose address changes (rebinding). */
+    protected final void invalidateLocalAddress() {
+        localAddress = null;
+    }
+
+    /** Forgets the cached remote address. */
+    protected final void invalidateRemoteAddress() {
+        remoteAddress = null;
+    }
+
+    /** The address a pending or completed connect asked for; {@code null} otherwise. Event loop only. */
+    protected final SocketAddress requestedRemoteAddress() {
+        return requestedRemoteAddress;
+    }
+
+    /**
+     * Writes the flushed messages now, unless a write is already in progress, the transport waits for
+     * writability ({@link #isWritePending()}) or nothing is flushed. Transports call it when the channel
+     * becomes writable again. A write that fails with an {@link IOException} closes the channel if
+     * {@link ChannelOption#AUTO_CLOSE} is on; other failures fail the flushed writes. Event loop only.
+     */
+    protected final void writeFlushed() {
+        if (inFlush) {
+            return;
+        }
+        ChannelOutboundBuffer buffer = outboundBuffer;
+        if (buffer == null || buffer.isEmpty() || isWritePending()) {
+            return;
+        }
+        inFlush = true;
+        try {
+            if (!isActive()) {
+                if (isOpen()) {
+                    buffer.failFlushed(new NotYetConnectedException(), true);
+                } else {
+                    buffer.failFlushed(new StacklessClosedChannelException("flush", initialCloseCause), false);
+                }
+                return;
+            }
+            try {
+                doWrite(buffer);
+            } catch (Throwable t) {
+                handleWriteError(t, buffer);
+            }
+        } finally {
+            inFlush = false;
+        }
+    }
+
+    private void handleWriteError(Throwable t, ChannelOutboundBuffer buffer) {
+        if (t instanceof IOException && config().isAutoClose()) {
+            initialCloseCause = t;
+            close(voidPromise, t);
+        } else {
+            buffer.failFlushed(t, true);
+        }
+    }
+
+    /**
+     * Completes a connect that {@link #doConnect} left pending: calls {@link #doFinishConnect()} and then
+     * succeeds or fails the connect promise, firing {@code channelActive} on success. Does nothing if no
+     * connect is pending (it timed out meanwhile). Event loop only.
+     */
+    protected final void finishConnect() {
+        ChannelPromise promise = connectPromise;
+        if (promise == null) {
+            return;
+        }
+        boolean wasActive = isActive();
+        try {
+            doFinishConnect();
+            fulfillConnectPromise(promise, wasActive);
+        } catch (Throwable t) {
+            fulfillConnectPromise(promise, annotateConnectException(t, requestedRemoteAddress));
+        } finally {
+            ScheduledFuture<?> timeout = connectTimeoutFuture;
+            if (timeout != null) {
+                timeout.cancel(false);
+                connectTimeoutFuture = null;
+            }
+            connectPromise = null;
+        }
+    }
+
+    /**
+     * Reacts to the end of the peer's stream during a read: a {@link DuplexChannel} with
+     * {@link ChannelOption#ALLOW_HALF_CLOSURE} shuts its input down and fires
+     * {@link ChannelInputShutdownEvent}; any other channel closes. Event loop only.
+     */
+    protected final void inputEnded() {
+        if (this instanceof DuplexChannel duplex && config().isAllowHalfClosure()) {
+            if (duplex.isInputShutdown()) {
+                return;
+            }
+            try {
+                doShutdown(ChannelShutdownDirection.INBOUND);
+            } catch (Throwable t) {
+                close(voidPromise);
+                return;
+            }
+            pipeline.fireChannelShutdown(ChannelInputShutdownEvent.INSTANCE);
+        } else {
+            close(voidPromise);
+        }
+    }
+
+    /** Closes without events or promises, ignoring failures; for cleaning up after a failed registration. */
+    protected final void closeForcibly() {
+        try {
+            doClose();
+        } catch (Exception e) {
+            LOGGER.log(Level.WARNING, "Failed to close a channel: " + this, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- transport hooks
+
+    /** The kind of channel; the default has no disconnect and reads 16 messages per event. */
+    @Override
+    public ChannelMetadata metadata() {
+        return DEFAULT_METADATA;
+    }
+
+    private static final ChannelMetadata DEFAULT_METADATA =
+            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
+
+    /**
+     * The handle to register with the event loop's {@link IoHandler} on each {@link #register()}, or
+     * {@code null} for transports that need none (local, embedded). The default returns {@code null}.
+     */
+    protected IoHandle ioHandle() {
+        return null;
+    }
+
+    /** Called after the I/O handler accepted the registration, before {@code channelRegistered}. */
+    protected void doRegister() throws Exception {
+    }
+
+    /** Called before the registration with the I/O handler is cancelled on deregister or close. */
+    protected void doDeregister() throws Exception {
+    }
+
+    /** The bound local address, or {@code null}. */
+    protected abstract SocketAddress localAddress0();
+
+    /** The connected remote address, or {@code null}. */
+    protected abstract SocketAddress remoteAddress0();
+
+    /** Binds to {@code localAddress}. */
+    protected abstract void doBind(SocketAddress localAddress) throws Exception;
+
+    /**
+     * Starts connecting to {@code remoteAddress} from {@code localAddress} ({@code null}: any).
+     *
+     * @return {@code true} if connected already; {@code false} if the connect completes later, in which case
+     *         the transport calls {@link #finishConnect()} once it does (a timeout is armed meanwhile)
+     * @throws UnsupportedOperationException by default: the channel cannot connect
+     */
+    protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot connect");
+    }
+
+    /** Completes a pending connect; throws if it failed. The default throws {@link UnsupportedOperationException}. */
+    protected void doFinishConnect() throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot connect");
+    }
+
+    /** Disconnects; only called when {@link ChannelMetadata#hasDisconnect()}. The default closes. */
+    protected void doDisconnect() throws Exception {
+        doClose();
+    }
+
+    /** Closes the underlying resource; called once. */
+    protected abstract void doClose() throws Exception;
+
+    /**
+     * Shuts one direction down. The default throws {@link UnsupportedOperationException}: only
+     * {@link DuplexChannel}s support it.
+     */
+    protected void doShutdown(ChannelShutdownDirection direction) throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot shut down " + direction);
+    }
+
+    /** Starts or continues reading; only called while active. */
+    protected abstract void doBeginRead() throws Exception;
+
+    /**
+     * Writes flushed messages from {@code in}, removing each one written ({@link ChannelOutboundBuffer#remove()},
+     * {@link ChannelOutboundBuffer#removeBytes}) and leaving the rest for a later {@link #writeFlushed()}.
+     */
+    protected abstract void doWrite(ChannelOutboundBuffer in) throws Exception;
+
+    /**
+     * Converts a message as it is written (a heap buffer into a direct one) or rejects a type the transport
+     * cannot write by throwing (the message is then released and the write fails). The default accepts
+     * everything. If it returns another object, it must have released {@code msg} itself.
+     */
+    protected Object filterOutboundMessage(Object msg) throws Exception {
+        return msg;
+    }
+
+    /** Whether the transport waits for write readiness, so a flush should not try to write now. */
+    protected boolean isWritePending() {
+        return false;
+    }
+
+    // ---------------------------------------------------------------- unhandled events (called by the tail)
+
+    /** A message reached the end of the pipeline: the default logs it at DEBUG and releases it. */
+    protected void onUnhandledInboundMessage(Object msg) {
+        try {
+            LOGGER.log(Level.DEBUG, () -> "Discarded an inbound message that reached the end of the pipeline "
+                    + "(add a handler that consumes it): " + msg.getClass().getName() + " on " + this);
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** An exception reached the end of the pipeline: the default logs it at WARNING. */
+    protected void onUnhandledInboundException(Throwable cause) {
+        LOGGER.log(Level.WARNING, "An exception reached the end of the pipeline of " + this
+                + " without being handled (add a handler that overrides exceptionCaught)", cause);
+    }
+
+    /** A user event reached the end of the pipeline: the default releases it. */
+    protected void onUnhandledInboundUserEvent(Object evt) {
+        ReferenceCountUtil.release(evt);
+    }
+
+    // ---------------------------------------------------------------- operations, called by the head on the loop
+
+    private boolean ensureOpen(ChannelPromise promise, String operation) {
+        if (isOpen()) {
+            return true;
+        }
+        promise.tryFailure(new StacklessClosedChannelException(operation, initialCloseCause));
+        return false;
+    }
+
+    private void invokeLater(Runnable task) {
+        try {
+            eventLoop.execute(task);
+        } catch (RejectedExecutionException e) {
+            LOGGER.log(Level.WARNING, "The event loop refused a task of " + this, e);
+        }
+    }
+
+    final void register0(ChannelPromise promise) {
+        if (!promise.setUncancellable() || !ensureOpen(promise, "register")) {
+            return;
+        }
+        if (registered) {
+            promise.tryFailure(new IllegalStateException("registered already: " + this));
+            return;
+        }
+        IoHandle handle = ioHandle();
+        if (handle == null) {
+            registered0(null, promise);
+            return;
+        }
+        Future<IoRegistration> registration;
+        try {
+            registration = eventLoop.register(handle);
+        } catch (Throwable t) {
+            registrationFailed(promise, t);
+            return;
+        }
+        registration.addListener(f -> {
+            if (f.isSuccess()) {
+                registered0(f.getNow(), promise);
+            } else {
+                registrationFailed(promise, f.cause());
+            }
+        });
+    }
+
+    private void registrationFailed(ChannelPromise promise, Throwable cause) {
+        closeForcibly();
+        closeFuture.setClosed();
+        promise.tryFailure(cause);
+    }
+
+    private void registered0(IoRegistration registration, ChannelPromise promise) {
+        try {
+            ioRegistration = registration;
+            doRegister();
+        } catch (Throwable t) {
+            if (registration != null) {
+                registration.cancel();
+            }
+            ioRegistration = null;
+            registrationFailed(promise, t);
+            return;
+        }
+        boolean firstRegistration = neverRegistered;
+        neverRegistered = false;
+        registered = true;
+        promise.trySuccess();
+        pipeline.fireChannelRegistered();
+        if (isActive()) {
+            if (firstRegistration) {
+                // Only once: a channel deregistered and registered again is not newly active.
+                pipeline.fireChannelActive();
+            } else if (config().isAutoRead()) {
+                read();
+            }
+        }
+    }
+
+    final void bind0(SocketAddress localAddress, ChannelPromise promise) {
+        if (!promise.setUncancellable() || !ensureOpen(promise, "bind")) {
+            return;
+        }
+        boolean wasActive = isActive();
+        try {
+            doBind(localAddress);
+        } catch (Throwable t) {
+            promise.tryFailure(t);
+            closeIfClosed();
+            return;
+        }
+        invalidateLocalAddress();
+        if (!wasActive && isActive()) {
+            invokeLater(pipeline::fireChannelActive);
+        }
+        promise.trySuccess();
+    }
+
+    final void connect0(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+        if (!promise.setUncancellable() || !ensureOpen(promise, "connect")) {
+            return;
+        }
+        if (connectPromise != null) {
+            promise.tryFailure(new ConnectionPendingException());
+            return;
+        }
+        boolean wasActive = isActive();
+        if (wasActive && remoteAddress0() != null) {
+            promise.tryFailure(new AlreadyConnectedException());
+            return;
+        }
+        try {
+            requestedRemoteAddress = remoteAddress;
+            if (doConnect(remoteAddress, localAddress)) {
+                fulfillConnectPromise(promise, wasActive);
+                return;
+            }
+            connectPromise = promise;
+            int timeoutMillis = config().getConnectTimeoutMillis();
+            if (timeoutMillis > 0) {
+                connectTimeoutFuture = eventLoop.schedule(() -> {
+                    ChannelPromise pending = connectPromise;
+                    if (pending != null) {
+                        connectPromise = null;
+                        connectTimeoutFuture = null;
+                        pending.tryFailure(new ConnectTimeoutException(
+                                "connection timed out after " + timeoutMillis + " ms: " + remoteAddress));
+                        close(voidPromise);
+                    }
+                }, timeoutMillis, TimeUnit.MILLISECONDS);
+            }
+        } catch (Throwable t) {
+            promise.tryFailure(annotateConnectException(t, remoteAddress));
+            closeIfClosed();
+        }
+    }
+
+    private void fulfillConnectPromise(ChannelPromise promise, boolean wasActive) {
+        invalidateLocalAddress();
+        invalidateRemoteAddress();
+        boolean active = isActive();
+        boolean promiseSet = promise.trySuccess();
+        if (!wasActive && active) {
+            pipeline.fireChannelActive();
+        }
+        if (!promiseSet) {
+            // Timed out meanwhile: the caller was told it failed, so the connection must not stay.
+            close(voidPromise);
+        }
+    }
+
+    private void fulfillConnectPromise(ChannelPromise promise, Throwable cause) {
+        promise.tryFailure(cause);
+        closeIfClosed();
+    }
+
+    private static Throwable annotateConnectException(Throwable cause, SocketAddress remoteAddress) {
+        if (cause instanceof ConnectTimeoutException || remoteAddress == null) {
+            return cause;
+        }
+        if (cause instanceof ConnectException) {
+            ConnectException annotated = new ConnectException(cause.getMessage() + ": " + remoteAddress);
+            annotated.initCause(cause);
+            annotated.setStackTrace(cause.getStackTrace());
+            return annotated;
+        }
+        return cause;
+    }
+
+    final void disconnect0(ChannelPromise promise) {
+        if (!promise.setUncancellable()) {
+            return;
+        }
+        boolean wasActive = isActive();
+        try {
+            doDisconnect();
+            requestedRemoteAddress = null;
+            invalidateLocalAddress();
+            invalidateRemoteAddress();
+        } catch (Throwable t) {
+            promise.tryFailure(t);
+            closeIfClosed();
+            return;
+        }
+        if (wasActive && !isActive()) {
+            invokeLater(pipeline::fireChannelInactive);
+        }
+        promise.trySuccess();
+        closeIfClosed();
+    }
+
+    final void close0(ChannelPromise promise) {
+        close(promise, null);
+    }
+
+    private void closeIfClosed() {
+        if (!isOpen()) {
+            close(voidPromise);
+        }
+    }
+
+    private void close(ChannelPromise promise, Throwable cause) {
+        if (!promise.setUncancellable()) {
+            return;
+        }
+        if (closeInitiated) {
+            if (closeFuture.isDone()) {
+                promise.trySuccess();
+            } else if (!promise.isVoid()) {
+                closeFuture.addListener(f -> promise.trySuccess());
+            }
+            return;
+        }
+        closeInitiated = true;
+        boolean wasActive = isActive();
+        ChannelOutboundBuffer buffer = outboundBuffer;
+        // No more writes from here on: they fail at once instead of queueing behind the close.
+        outboundBuffer = null;
+        ChannelPromise pendingConnect = connectPromise;
+        if (pendingConnect != null) {
+            connectPromise = null;
+            ScheduledFuture<?> timeout = connectTimeoutFuture;
+            if (timeout != null) {
+                timeout.cancel(false);
+                connectTimeoutFuture = null;
+            }
+        }
+        try {
+            doClose();
+            closeFuture.setClosed();
+            promise.trySuccess();
+        } catch (Throwable t) {
+            closeFuture.setClosed();
+            promise.tryFailure(t);
+        }
+        if (pendingConnect != null) {
+            pendingConnect.tryFailure(new StacklessClosedChannelException("connect", cause));
+        }
+        if (buffer != null) {
+            buffer.failFlushed(cause != null ? cause : new StacklessClosedChannelException("write", null), false);
+            buffer.close(new StacklessClosedChannelException("write", cause));
+        }
+        if (inFlush) {
+            // Still inside doWrite: let it unwind before handlers hear about the close.
+            invokeLater(() -> deregister(voidPromise, wasActive && !isActive()));
+        } else {
+            deregister(voidPromise, wasActive && !isActive());
+        }
+    }
+
+    final void deregister0(ChannelPromise promise) {
+        deregister(promise, false);
+    }
+
+    private void deregister(ChannelPromise promise, boolean fireChannelInactive) {
+        if (!promise.setUncancellable()) {
+            return;
+        }
+        if (!registered) {
+            if (fireChannelInactive) {
+                invokeLater(pipeline::fireChannelInactive);
+            }
+            promise.trySuccess();
+            return;
+        }
+        // Later: deregistering from inside a handler must not pull the channel from under the current event.
+        invokeLater(() -> {
+            try {
+                doDeregister();
+            } catch (Throwable t) {
+                LOGGER.log(Level.WARNING, "Unexpected exception while deregistering " + this, t);
+            } finally {
+                IoRegistration registration = ioRegistration;
+                ioRegistration = null;
+                if (registration != null) {
+                    registration.cancel();
+                }
+                if (fireChannelInactive) {
+                    pipeline.fireChannelInactive();
+                }
+                if (registered) {
+                    registered = false;
+                    pipeline.fireChannelUnregistered();
+                }
+                promise.trySuccess();
+            }
+        });
+    }
+
+    final void shutdown0(ChannelShutdownDirection direction, ChannelPromise promise) {
+        if (!promise.setUncancellable() || !ensureOpen(promise, "shutdown")) {
+            return;
+        }
+        try {
+            doShutdown(direction);
+        } catch (Throwable t) {
+            promise.tryFailure(t);
+            return;
+        }
+        if (direction == ChannelShutdownDirection.OUTBOUND) {
+            ChannelOutboundBuffer buffer = outboundBuffer;
+            outboundBuffer = null;
+            if (buffer != null) {
+                ChannelOutputShutdownException cause = new ChannelOutputShutdownException("output shut down");
+                buffer.failFlushed(cause, false);
+                buffer.close(cause);
+            }
+            promise.trySuccess();
+            pipeline.fireChannelShutdown(ChannelOutputShutdownEvent.INSTANCE);
+        } else {
+            promise.trySuccess();
+            pipeline.fireChannelShutdown(ChannelInputShutdownEvent.INSTANCE);
+        }
+    }
+
+    final void read0() {
+        if (!isActive()) {
+            return;
+        }
+        try {
+            doBeginRead();
+        } catch (Throwable t) {
+            invokeLater(() -> pipeline.fireExceptionCaught(t));
+            close(voidPromise);
+        }
+    }
+
+    final void write0(Object msg, ChannelPromise promise) {
+        ChannelOutboundBuffer buffer = outboundBuffer;
+        if (buffer == null) {
+            try {
+                ReferenceCountUtil.release(msg);
+            } finally {
+                promise.tryFailure(closeInitiated || !isOpen()
+                        ? new StacklessClosedChannelException("write", initialCloseCause)
+                        : new ChannelOutputShutdownException("write() after the output was shut down"));
+            }
+            return;
+        }
+        int size;
+        try {
+            msg = filterOutboundMessage(msg);
+            size = Math.max(0, estimatorHandle().size(msg));
+        } catch (Throwable t) {
+            try {
+                ReferenceCountUtil.release(msg);
+            } finally {
+                promise.tryFailure(t);
+            }
+            return;
+        }
+        buffer.addMessage(msg, size, promise);
+    }
+
+    final void flush0() {
+        ChannelOutboundBuffer buffer = outboundBuffer;
+        if (buffer == null) {
+            return;
+        }
+        buffer.addFlush();
+        writeFlushed();
+    }
+}

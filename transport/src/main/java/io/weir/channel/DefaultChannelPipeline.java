@@ -1,0 +1,768 @@
+package io.weir.channel;
+
+import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * The {@link ChannelPipeline} of every {@link AbstractChannel}. Structural changes take the pipeline's lock;
+ * event propagation takes none and follows volatile links, so a handler removed while an event travels
+ * still forwards that event to its old neighbour.
+ */
+final class DefaultChannelPipeline implements ChannelPipeline {
+    private static final System.Logger LOGGER = System.getLogger(DefaultChannelPipeline.class.getName());
+    private static final ClassValue<String> NAME_BASES = new ClassValue<>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+            String simple = type.getSimpleName();
+            return (simple.isEmpty() ? type.getName() : simple) + '#';
+        }
+    };
+
+    private final AbstractChannel channel;
+    final DefaultChannelHandlerContext head;
+    final DefaultChannelHandlerContext tail;
+
+    DefaultChannelPipeline(AbstractChannel channel) {
+        this.channel = channel;
+        head = new DefaultChannelHandlerContext(this, "head", new HeadHandler(channel));
+        tail = new DefaultChannelHandlerContext(this, "tail", new TailHandler(channel));
+        head.next = tail;
+        tail.prev = head;
+        head.setAddComplete();
+        tail.setAddComplete();
+    }
+
+    @Override
+    public Channel channel() {
+        return channel;
+    }
+
+    AbstractChannel abstractChannel() {
+        return channel;
+    }
+
+    // ---------------------------------------------------------------- structure
+
+    private String filterName(String name, ChannelHandler handler) {
+        if (name == null) {
+            String base = NAME_BASES.get(handler.getClass());
+            for (int i = 0;; i++) {
+                String candidate = base + i;
+                if (context0(candidate) == null) {
+                    return candidate;
+                }
+            }
+        }
+        if (context0(name) != null) {
+            throw new ChannelPipelineException("duplicate handler name: " + name);
+        }
+        return name;
+    }
+
+    private DefaultChannelHandlerContext newContext(String name, ChannelHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        NonSharableHandlers.claim(handler);
+        try {
+            return new DefaultChannelHandlerContext(this, filterName(name, handler), handler);
+        } catch (RuntimeException e) {
+            NonSharableHandlers.release(handler);
+            throw e;
+        }
+    }
+
+    /** Links {@code ctx} between {@code prev} and {@code prev.next}; forward links are published last. */
+    private static void linkAfter(DefaultChannelHandlerContext prev, DefaultChannelHandlerContext ctx) {
+        DefaultChannelHandlerContext next = prev.next;
+        ctx.prev = prev;
+        ctx.next = next;
+        prev.next = ctx;
+        next.prev = ctx;
+    }
+
+    private static void unlink(DefaultChannelHandlerContext ctx) {
+        DefaultChannelHandlerContext prev = ctx.prev;
+        DefaultChannelHandlerContext next = ctx.next;
+        prev.next = next;
+        next.prev = prev;
+        ctx.unlinked = true;
+    }
+
+    @Override
+    public ChannelPipeline addFirst(String name, ChannelHandler handler) {
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            ctx = newContext(name, handler);
+            linkAfter(head, ctx);
+        }
+        callHandlerAdded(ctx);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline addFirst(ChannelHandler... handlers) {
+        Objects.requireNonNull(handlers, "handlers");
+        for (int i = handlers.length - 1; i >= 0; i--) {
+            addFirst(null, handlers[i]);
+        }
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline addLast(String name, ChannelHandler handler) {
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            ctx = newContext(name, handler);
+            linkAfter(tail.prev, ctx);
+        }
+        callHandlerAdded(ctx);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline addLast(ChannelHandler... handlers) {
+        Objects.requireNonNull(handlers, "handlers");
+        for (ChannelHandler h : handlers) {
+            addLast(null, h);
+        }
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline addBefore(String baseName, String name, ChannelHandler handler) {
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            DefaultChannelHandlerContext base = getContextOrDie(baseName);
+            ctx = newContext(name, handler);
+            linkAfter(base.prev, ctx);
+        }
+        callHandlerAdded(ctx);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline addAfter(String baseName, String name, ChannelHandler handler) {
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            DefaultChannelHandlerContext base = getContextOrDie(baseName);
+            ctx = newContext(name, handler);
+            linkAfter(base, ctx);
+        }
+        callHandlerAdded(ctx);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline remove(ChannelHandler handler) {
+        remove(getContextOrDie(handler));
+        return this;
+    }
+
+    @Override
+    public ChannelHandler remove(String name) {
+        return remove(getContextOrDie(name)).handler();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public <T extends ChannelHandler> T remove(Class<T> handlerType) {
+        return (T) remove(getContextOrDie(handlerType)).handler();
+    }
+
+    @Override
+    public ChannelHandler removeIfExists(String name) {
+        Objects.requireNonNull(name, "name");
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            ctx = context0(name);
+            if (ctx == null) {
+                return null;
+            }
+            unlink(ctx);
+        }
+        callHandlerRemoved(ctx);
+        return ctx.handler();
+    }
+
+    @Override
+    public ChannelHandler removeFirst() {
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            ctx = head.next;
+            if (ctx == tail) {
+                throw new NoSuchElementException("the pipeline is empty");
+            }
+            unlink(ctx);
+        }
+        callHandlerRemoved(ctx);
+        return ctx.handler();
+    }
+
+    @Override
+    public ChannelHandler removeLast() {
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            ctx = tail.prev;
+            if (ctx == head) {
+                throw new NoSuchElementException("the pipeline is empty");
+            }
+            unlink(ctx);
+        }
+        callHandlerRemoved(ctx);
+        return ctx.handler();
+    }
+
+    private DefaultChannelHandlerContext remove(DefaultChannelHandlerContext ctx) {
+        synchronized (this) {
+            if (ctx.unlinked) {
+                throw new NoSuchElementException("handler already removed: " + ctx.name());
+            }
+            unlink(ctx);
+        }
+        callHandlerRemoved(ctx);
+        return ctx;
+    }
+
+    @Override
+    public ChannelPipeline replace(ChannelHandler oldHandler, String newName, ChannelHandler newHandler) {
+        replace(getContextOrDie(oldHandler), newName, newHandler);
+        return this;
+    }
+
+    @Override
+    public ChannelHandler replace(String oldName, String newName, ChannelHandler newHandler) {
+        return replace(getContextOrDie(oldName), newName, newHandler);
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public <T extends ChannelHandler> T replace(Class<T> oldHandlerType, String newName, ChannelHandler newHandler) {
+        return (T) replace(getContextOrDie(oldHandlerType), newName, newHandler);
+    }
+
+    private ChannelHandler replace(DefaultChannelHandlerContext old, String newName, ChannelHandler newHandler) {
+        Objects.requireNonNull(newHandler, "newHandler");
+        DefaultChannelHandlerContext ctx;
+        synchronized (this) {
+            if (old.unlinked) {
+                throw new NoSuchElementException("handler already removed: " + old.name());
+            }
+            NonSharableHandlers.claim(newHandler);
+            try {
+                String name = newName != null && newName.equals(old.name()) ? newName : filterName(newName, newHandler);
+                ctx = new DefaultChannelHandlerContext(this, name, newHandler);
+            } catch (RuntimeException e) {
+                NonSharableHandlers.release(newHandler);
+                throw e;
+            }
+            DefaultChannelHandlerContext prev = old.prev;
+            DefaultChannelHandlerContext next = old.next;
+            ctx.prev = prev;
+            ctx.next = next;
+            prev.next = ctx;
+            next.prev = ctx;
+            // Events still travelling through the old context continue into its replacement.
+            old.prev = ctx;
+            old.next = ctx;
+            old.unlinked = true;
+        }
+        // Added before the old one is removed: its handlerRemoved may already send events to the new one.
+        callHandlerAdded(ctx);
+        callHandlerRemoved(old);
+        return old.handler();
+    }
+
+    private void callHandlerAdded(DefaultChannelHandlerContext ctx) {
+        EventLoop loop = channel.eventLoop();
+        if (loop.inEventLoop()) {
+            callHandlerAdded0(ctx);
+        } else {
+            loop.execute(() -> callHandlerAdded0(ctx));
+        }
+    }
+
+    private void callHandlerAdded0(DefaultChannelHandlerContext ctx) {
+        try {
+            ctx.callHandlerAdded();
+        } catch (Throwable t) {
+            boolean removed = false;
+            try {
+                synchronized (this) {
+                    if (!ctx.unlinked) {
+                        unlink(ctx);
+                    }
+                }
+                ctx.callHandlerRemoved();
+                removed = true;
+            } catch (Throwable t2) {
+                LOGGER.log(Level.WARNING, "Failed to remove a handler: " + ctx.name(), t2);
+            } finally {
+                NonSharableHandlers.release(ctx.handler());
+            }
+            fireExceptionCaught(new ChannelPipelineException(ctx.handler().getClass().getName()
+                    + ".handlerAdded() has thrown an exception; " + (removed ? "removed." : "also failed to remove."),
+                    t));
+        }
+    }
+
+    private void callHandlerRemoved(DefaultChannelHandlerContext ctx) {
+        EventLoop loop = channel.eventLoop();
+        if (loop.inEventLoop()) {
+            callHandlerRemoved0(ctx);
+        } else {
+            loop.execute(() -> callHandlerRemoved0(ctx));
+        }
+    }
+
+    private void callHandlerRemoved0(DefaultChannelHandlerContext ctx) {
+        try {
+            ctx.callHandlerRemoved();
+        } catch (Throwable t) {
+            fireExceptionCaught(new ChannelPipelineException(
+                    ctx.handler().getClass().getName() + ".handlerRemoved() has thrown an exception.", t));
+        } finally {
+            NonSharableHandlers.release(ctx.handler());
+        }
+    }
+
+    /** Removes every handler, last first, calling handlerRemoved; once the channel is closed and unregistered. */
+    void destroy() {
+        for (;;) {
+            DefaultChannelHandlerContext ctx;
+            synchronized (this) {
+                ctx = tail.prev;
+                if (ctx == head) {
+                    return;
+                }
+                unlink(ctx);
+            }
+            callHandlerRemoved0(ctx);
+        }
+    }
+
+    // ---------------------------------------------------------------- lookup
+
+    private DefaultChannelHandlerContext context0(String name) {
+        for (DefaultChannelHandlerContext ctx = head.next; ctx != tail; ctx = ctx.next) {
+            if (ctx.name().equals(name)) {
+                return ctx;
+            }
+        }
+        return null;
+    }
+
+    private DefaultChannelHandlerContext getContextOrDie(String name) {
+        DefaultChannelHandlerContext ctx = (DefaultChannelHandlerContext) context(name);
+        if (ctx == null) {
+            throw new NoSuchElementException("no handler named " + name);
+        }
+        return ctx;
+    }
+
+    private DefaultChannelHandlerContext getContextOrDie(ChannelHandler handler) {
+        DefaultChannelHandlerContext ctx = (DefaultChannelHandlerContext) context(handler);
+        if (ctx == null) {
+            throw new NoSuchElementException("not in the pipeline: " + handler.getClass().getName());
+        }
+        return ctx;
+    }
+
+    private DefaultChannelHandlerContext getContextOrDie(Class<? extends ChannelHandler> type) {
+        DefaultChannelHandlerContext ctx = (DefaultChannelHandlerContext) context(type);
+        if (ctx == null) {
+            throw new NoSuchElementException("no handler of type " + type.getName());
+        }
+        return ctx;
+    }
+
+    @Override
+    public ChannelHandler first() {
+        ChannelHandlerContext ctx = firstContext();
+        return ctx == null ? null : ctx.handler();
+    }
+
+    @Override
+    public ChannelHandlerContext firstContext() {
+        DefaultChannelHandlerContext ctx = head.next;
+        return ctx == tail ? null : ctx;
+    }
+
+    @Override
+    public ChannelHandler last() {
+        ChannelHandlerContext ctx = lastContext();
+        return ctx == null ? null : ctx.handler();
+    }
+
+    @Override
+    public ChannelHandlerContext lastContext() {
+        DefaultChannelHandlerContext ctx = tail.prev;
+        return ctx == head ? null : ctx;
+    }
+
+    @Override
+    public ChannelHandler get(String name) {
+        ChannelHandlerContext ctx = context(name);
+        return ctx == null ? null : ctx.handler();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public <T extends ChannelHandler> T get(Class<T> handlerType) {
+        ChannelHandlerContext ctx = context(handlerType);
+        return ctx == null ? null : (T) ctx.handler();
+    }
+
+    @Override
+    public ChannelHandlerContext context(ChannelHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        for (DefaultChannelHandlerContext ctx = head.next; ctx != tail; ctx = ctx.next) {
+            if (ctx.handler() == handler) {
+                return ctx;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public ChannelHandlerContext context(String name) {
+        return context0(Objects.requireNonNull(name, "name"));
+    }
+
+    @Override
+    public ChannelHandlerContext context(Class<? extends ChannelHandler> handlerType) {
+        Objects.requireNonNull(handlerType, "handlerType");
+        for (DefaultChannelHandlerContext ctx = head.next; ctx != tail; ctx = ctx.next) {
+            if (handlerType.isInstance(ctx.handler())) {
+                return ctx;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public List<String> names() {
+        List<String> names = new ArrayList<>();
+        for (DefaultChannelHandlerContext ctx = head.next; ctx != tail; ctx = ctx.next) {
+            names.add(ctx.name());
+        }
+        return names;
+    }
+
+    @Override
+    public Map<String, ChannelHandler> toMap() {
+        Map<String, ChannelHandler> map = new LinkedHashMap<>();
+        for (DefaultChannelHandlerContext ctx = head.next; ctx != tail; ctx = ctx.next) {
+            map.put(ctx.name(), ctx.handler());
+        }
+        return map;
+    }
+
+    @Override
+    public Iterator<Map.Entry<String, ChannelHandler>> iterator() {
+        return toMap().entrySet().iterator();
+    }
+
+    // ---------------------------------------------------------------- inbound
+
+    @Override
+    public ChannelPipeline fireChannelRegistered() {
+        head.fireChannelRegistered();
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelUnregistered() {
+        DefaultChannelHandlerContext.invokeChannelUnregistered(head);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelActive() {
+        DefaultChannelHandlerContext.invokeChannelActive(head);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelInactive() {
+        head.fireChannelInactive();
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelShutdown(ChannelShutdownEvent event) {
+        head.fireChannelShutdown(event);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireExceptionCaught(Throwable cause) {
+        head.fireExceptionCaught(cause);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireUserEventTriggered(Object evt) {
+        head.fireUserEventTriggered(evt);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelRead(Object msg) {
+        head.fireChannelRead(msg);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelReadComplete() {
+        DefaultChannelHandlerContext.invokeChannelReadComplete(head);
+        return this;
+    }
+
+    @Override
+    public ChannelPipeline fireChannelWritabilityChanged() {
+        head.fireChannelWritabilityChanged();
+        return this;
+    }
+
+    // ---------------------------------------------------------------- outbound
+
+    @Override
+    public ChannelFuture bind(SocketAddress localAddress, ChannelPromise promise) {
+        return tail.bind(localAddress, promise);
+    }
+
+    @Override
+    public ChannelFuture connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+        return tail.connect(remoteAddress, localAddress, promise);
+    }
+
+    @Override
+    public ChannelFuture disconnect(ChannelPromise promise) {
+        return tail.disconnect(promise);
+    }
+
+    @Override
+    public ChannelFuture close(ChannelPromise promise) {
+        return tail.close(promise);
+    }
+
+    @Override
+    public ChannelFuture register(ChannelPromise promise) {
+        return tail.register(promise);
+    }
+
+    @Override
+    public ChannelFuture deregister(ChannelPromise promise) {
+        return tail.deregister(promise);
+    }
+
+    @Override
+    public ChannelFuture shutdown(ChannelShutdownDirection direction, ChannelPromise promise) {
+        return tail.shutdown(direction, promise);
+    }
+
+    @Override
+    public ChannelPipeline read() {
+        tail.read();
+        return this;
+    }
+
+    @Override
+    public ChannelFuture write(Object msg, ChannelPromise promise) {
+        return tail.write(msg, promise);
+    }
+
+    @Override
+    public ChannelPipeline flush() {
+        tail.flush();
+        return this;
+    }
+
+    @Override
+    public ChannelFuture writeAndFlush(Object msg, ChannelPromise promise) {
+        return tail.writeAndFlush(msg, promise);
+    }
+
+    @Override
+    public ChannelPromise newPromise() {
+        return channel.newPromise();
+    }
+
+    @Override
+    public ChannelProgressivePromise newProgressivePromise() {
+        return channel.newProgressivePromise();
+    }
+
+    @Override
+    public ChannelFuture newSucceededFuture() {
+        return channel.newSucceededFuture();
+    }
+
+    @Override
+    public ChannelFuture newFailedFuture(Throwable cause) {
+        return channel.newFailedFuture(cause);
+    }
+
+    @Override
+    public ChannelPromise voidPromise() {
+        return channel.voidPromise();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder buf = new StringBuilder("DefaultChannelPipeline{");
+        boolean first = true;
+        for (DefaultChannelHandlerContext ctx = head.next; ctx != tail; ctx = ctx.next) {
+            if (!first) {
+                buf.append(", ");
+            }
+            first = false;
+            buf.append('(').append(ctx.name()).append(" = ").append(ctx.handler().getClass().getName()).append(')');
+        }
+        return buf.append('}').toString();
+    }
+
+    /** Hands outbound operations to the transport; also drives auto-read and tears the pipeline down. */
+    private final class HeadHandler implements ChannelHandler {
+        private final AbstractChannel channel;
+
+        HeadHandler(AbstractChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ctx.fireChannelActive();
+            readIfAutoRead();
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.fireChannelReadComplete();
+            readIfAutoRead();
+        }
+
+        @Override
+        public void channelUnregistered(ChannelHandlerContext ctx) {
+            ctx.fireChannelUnregistered();
+            if (!channel.isOpen()) {
+                destroy();
+            }
+        }
+
+        private void readIfAutoRead() {
+            if (channel.config().isAutoRead()) {
+                channel.read();
+            }
+        }
+
+        @Override
+        public void bind(ChannelHandlerContext ctx, SocketAddress localAddress, ChannelPromise promise) {
+            channel.bind0(localAddress, promise);
+        }
+
+        @Override
+        public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
+                            ChannelPromise promise) {
+            channel.connect0(remoteAddress, localAddress, promise);
+        }
+
+        @Override
+        public void disconnect(ChannelHandlerContext ctx, ChannelPromise promise) {
+            channel.disconnect0(promise);
+        }
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+            channel.close0(promise);
+        }
+
+        @Override
+        public void register(ChannelHandlerContext ctx, ChannelPromise promise) {
+            channel.register0(promise);
+        }
+
+        @Override
+        public void deregister(ChannelHandlerContext ctx, ChannelPromise promise) {
+            channel.deregister0(promise);
+        }
+
+        @Override
+        public void shutdown(ChannelHandlerContext ctx, ChannelShutdownDirection direction, ChannelPromise promise) {
+            channel.shutdown0(direction, promise);
+        }
+
+        @Override
+        public void read(ChannelHandlerContext ctx) {
+            channel.read0();
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            channel.write0(msg, promise);
+        }
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) {
+            channel.flush0();
+        }
+    }
+
+    /** Receives what no handler consumed and hands it to the channel's unhandled-event hooks. */
+    private static final class TailHandler implements ChannelHandler {
+        private final AbstractChannel channel;
+
+        TailHandler(AbstractChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            channel.onUnhandledInboundException(cause);
+        }
+
+        @Override
+        public void channelRegistered(ChannelHandlerContext ctx) {
+        }
+
+        @Override
+        public void channelUnregistered(ChannelHandlerContext ctx) {
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+        }
+
+        @Override
+        public void channelShutdown(ChannelHandlerContext ctx, ChannelShutdownEvent event) {
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            channel.onUnhandledInboundMessage(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            channel.onUnhandledInboundUserEvent(evt);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package io.weir.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.CompositeByteBuf;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ChannelOutboundBufferTest {
+    private static final int OVERHEAD = ChannelOutboundBuffer.ENTRY_OVERHEAD_BYTES;
+
+    private final List<String> events = new ArrayList<>();
+    private final EmbeddedChannel channel = new EmbeddedChannel(new RecordingHandler("h", events));
+    private final ChannelOutboundBuffer buffer = ((AbstractChannel) channel).outboundBufferOrNull();
+
+    @AfterEach
+    void tearDown() {
+        buffer.close(new IOException("test over"));
+        channel.finishAndReleaseAll();
+    }
+
+    private static ByteBuf buf(int size) {
+        return Unpooled.buffer(size).writeZero(size);
+    }
+
+    private ChannelPromise add(ByteBuf b) {
+        ChannelPromise promise = channel.newPromise();
+        buffer.addMessage(b, b.readableBytes(), promise);
+        return promise;
+    }
+
+    private List<String> writabilityEvents() {
+        channel.runPendingTasks();
+        List<String> out = new ArrayList<>();
+        for (String e : events) {
+            if (e.startsWith("h:writability")) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void onlyFlushedMessagesAreVisibleToTheTransport() {
+        ByteBuf a = buf(1);
+        ByteBuf b = buf(2);
+        ByteBuf c = buf(3);
+        ChannelPromise pa = add(a);
+        add(b);
+        assertThat(buffer.current()).isNull();
+        assertThat(buffer.isEmpty()).isTrue();
+        buffer.addFlush();
+        add(c);
+        assertThat(buffer.size()).isEqualTo(2);
+        assertThat(buffer.current()).isSameAs(a);
+        assertThat(buffer.remove()).isTrue();
+        assertThat(pa.isSuccess()).isTrue();
+        assertThat(a.refCnt()).isZero();
+        assertThat(buffer.remove()).isTrue();
+        assertThat(buffer.current()).isNull();
+        assertThat(buffer.remove()).isFalse();
+        assertThat(c.refCnt()).isEqualTo(1);
+        buffer.addFlush();
+        assertThat(buffer.current()).isSameAs(c);
+        assertThat(buffer.size()).isEqualTo(1);
+    }
+
+    @Test
+    void pendingBytesCountMessageSizesPlusEntryOverhead() {
+        add(buf(10));
+        add(buf(20));
+        assertThat(buffer.totalPendingWriteBytes()).isEqualTo(30 + 2L * OVERHEAD);
+        buffer.addFlush();
+        buffer.remove();
+        assertThat(buffer.totalPendingWriteBytes()).isEqualTo(20 + OVERHEAD);
+    }
+
+    @Test
+    void removeBytesRemovesWrittenBuffersAndAdvancesThePartlyWrittenOne() {
+        ByteBuf a = buf(10);
+        ByteBuf b = buf(20);
+        ChannelProgressivePromise pa = channel.newProgressivePromise();
+        List<Long> progress = new ArrayList<>();
+        pa.addListener(new ChannelProgressiveFutureListener() {
+            @Override
+            public void operationProgressed(ChannelProgressiveFuture future, long p, long total) {
+                progress.add(p);
+            }
+
+            @Override
+            public void operationComplete(ChannelFuture future) {
+            }
+        });
+        buffer.addMessage(a, 10, pa);
+        ChannelPromise pb = add(b);
+        buffer.addFlush();
+        buffer.removeBytes(15);
+        assertThat(pa.isSuccess()).isTrue();
+        assertThat(progress).containsExactly(10L);
+        assertThat(a.refCnt()).isZero();
+        assertThat(buffer.current()).isSameAs(b);
+        assertThat(b.readerIndex()).isEqualTo(5);
+        assertThat(buffer.currentProgress()).isEqualTo(5);
+        assertThat(pb.isDone()).isFalse();
+        buffer.removeBytes(15);
+        assertThat(pb.isSuccess()).isTrue();
+        assertThat(buffer.isEmpty()).isTrue();
+        assertThatThrownBy(() -> buffer.removeBytes(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void nioBuffersGatherFlushedBuffersWithinTheLimits() {
+        add(buf(10));
+        add(buf(20));
+        add(buf(30));
+        add(buf(40));
+        buffer.addFlush();
+        add(buf(50));
+        ByteBuffer[] all = buffer.nioBuffers(1024, Long.MAX_VALUE);
+        assertThat(buffer.nioBufferCount()).isEqualTo(4);
+        assertThat(buffer.nioBufferSize()).isEqualTo(100);
+        assertThat(all[0].remaining()).isEqualTo(10);
+        assertThat(all[3].remaining()).isEqualTo(40);
+        buffer.nioBuffers(2, Long.MAX_VALUE);
+        assertThat(buffer.nioBufferCount()).isEqualTo(2);
+        assertThat(buffer.nioBufferSize()).isEqualTo(30);
+        buffer.nioBuffers(1024, 35);
+        assertThat(buffer.nioBufferCount()).isEqualTo(2);
+        // The first buffer is always offered, even above the byte limit, so a write can make progress.
+        buffer.nioBuffers(1024, 1);
+        assertThat(buffer.nioBufferCount()).isEqualTo(1);
+        assertThat(buffer.nioBufferSize()).isEqualTo(10);
+    }
+
+    @Test
+    void nioBuffersAfterAPartialWriteStartAtTheReaderIndex() {
+        ByteBuf a = Unpooled.buffer(8).writeLong(0x0102030405060708L);
+        add(a);
+        buffer.addFlush();
+        buffer.nioBuffers(16, 1024);
+        buffer.removeBytes(3);
+        ByteBuffer[] nio = buffer.nioBuffers(16, 1024);
+        assertThat(buffer.nioBufferCount()).isEqualTo(1);
+        assertThat(nio[0].remaining()).isEqualTo(5);
+        assertThat(nio[0].get(nio[0].position())).isEqualTo((byte) 4);
+    }
+
+    @Test
+    void nioBuffersExpandCompositeBuffers() {
+        CompositeByteBuf composite = Unpooled.compositeBuffer();
+        composite.addComponent(true, buf(3));
+        composite.addComponent(true, buf(4));
+        add(composite);
+        buffer.addFlush();
+        buffer.nioBuffers(16, 1024);
+        assertThat(buffer.nioBufferCount()).isEqualTo(2);
+        assertThat(buffer.nioBufferSize()).isEqualTo(7);
+    }
+
+    @Test
+    void waterMarksFlipWritabilityAndFireOneEventPerFlip() {
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(OVERHEAD + 10, 2 * OVERHEAD + 100));
+        add(buf(50));
+        assertThat(buffer.isWritable()).isTrue();
+        add(buf(60));
+        assertThat(buffer.isWritable()).isFalse();
+        assertThat(buffer.bytesBeforeUnwritable()).isZero();
+        assertThat(buffer.bytesBeforeWritable()).isPositive();
+        add(buf(1));
+        assertThat(writabilityEvents()).containsExactly("h:writability(false)");
+        buffer.addFlush();
+        buffer.remove();
+        assertThat(buffer.isWritable()).isFalse();
+        buffer.remove();
+        assertThat(buffer.isWritable()).isTrue();
+        assertThat(buffer.bytesBeforeWritable()).isZero();
+        assertThat(writabilityEvents()).containsExactly("h:writability(false)", "h:writability(true)");
+        buffer.remove();
+        assertThat(writabilityEvents()).hasSize(2);
+    }
+
+    @Test
+    void flipsThatCancelOutBeforeTheEventRunsFireOnce() {
+        buffer.setUserDefinedWritability(5, false);
+        buffer.setUserDefinedWritability(5, true);
+        assertThat(writabilityEvents()).containsExactly("h:writability(true)");
+    }
+
+    @Test
+    void userDefinedWritabilityBitsMakeTheChannelUnwritable() {
+        buffer.setUserDefinedWritability(1, false);
+        buffer.setUserDefinedWritability(31, false);
+        assertThat(buffer.isWritable()).isFalse();
+        assertThat(buffer.getUserDefinedWritability(1)).isFalse();
+        assertThat(buffer.getUserDefinedWritability(2)).isTrue();
+        assertThat(writabilityEvents()).containsExactly("h:writability(false)");
+        buffer.setUserDefinedWritability(1, true);
+        assertThat(buffer.isWritable()).isFalse();
+        buffer.setUserDefinedWritability(31, true);
+        assertThat(buffer.isWritable()).isTrue();
+        assertThat(writabilityEvents()).containsExactly("h:writability(false)", "h:writability(true)");
+        assertThatThrownBy(() -> buffer.setUserDefinedWritability(0, false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index: 0");
+        assertThatThrownBy(() -> buffer.getUserDefinedWritability(32)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void cancelledPromisesReleaseTheirMessagesAtFlush() {
+        ByteBuf a = buf(10);
+        ByteBuf b = buf(10);
+        ChannelPromise pa = add(a);
+        ChannelPromise pb = add(b);
+        assertThat(pa.cancel(false)).isTrue();
+        buffer.addFlush();
+        assertThat(a.refCnt()).isZero();
+        assertThat(buffer.totalPendingWriteBytes()).isEqualTo(10 + OVERHEAD);
+        assertThat(pb.cancel(false)).isFalse();
+        // The cancelled entry is still walked past by the transport, as an empty buffer.
+        assertThat(((ByteBuf) buffer.current()).readableBytes()).isZero();
+        buffer.remove();
+        assertThat(buffer.current()).isSameAs(b);
+        buffer.remove();
+        assertThat(pa.isCancelled()).isTrue();
+        assertThat(pb.isSuccess()).isTrue();
+    }
+
+    @Test
+    void failFlushedAndCloseReleaseEverythingAndFailEveryPromise() {
+        ByteBuf a = buf(1);
+        ByteBuf b = buf(2);
+        ChannelPromise pa = add(a);
+        buffer.addFlush();
+        ChannelPromise pb = add(b);
+        IOException cause = new IOException("reset");
+        buffer.failFlushed(cause, true);
+        assertThat(pa.cause()).isSameAs(cause);
+        assertThat(a.refCnt()).isZero();
+        assertThat(pb.isDone()).isFalse();
+        buffer.close(cause);
+        assertThat(pb.cause()).isSameAs(cause);
+        assertThat(b.refCnt()).isZero();
+        assertThat(buffer.totalPendingWriteBytes()).isZero();
+        assertThat(buffer.current()).isNull();
+    }
+
+    @Test
+    void forEachFlushedMessageVisitsOnlyFlushedOnesInOrder() throws Exception {
+        ByteBuf a = buf(1);
+        ByteBuf b = buf(2);
+        add(a);
+        add(b);
+        buffer.addFlush();
+        add(buf(3));
+        List<Object> seen = new ArrayList<>();
+        buffer.forEachFlushedMessage(msg -> seen.add(msg) && seen.size() < 5);
+        assertThat(seen).containsExactly(a, b);
+    }
+}
