@@ -413,7 +413,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     /**
      * Reacts to the end of the peer's stream during a read: a {@link DuplexChannel} with
      * {@link ChannelOption#ALLOW_HALF_CLOSURE} shuts its input down and fires
-     * {@link ChannelInputShutdownEvent}; any other channel closes. Event loop only.
+     * {@link ChannelInputShutdownEvent}; any other channel closes. Closes started by the channel itself (end
+     * of stream, failed read, connect timeout) act on the transport directly: handlers learn about them from
+     * {@code channelInactive}, not from their {@code close} method. Event loop only.
      */
     protected final void inputEnded() {
         if (this instanceof DuplexChannel duplex && config().isAllowHalfClosure()) {
@@ -423,12 +425,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             try {
                 doShutdown(ChannelShutdownDirection.INBOUND);
             } catch (Throwable t) {
-                close(voidPromise);
+                close(voidPromise, t);
                 return;
             }
             pipeline.fireChannelShutdown(ChannelInputShutdownEvent.INSTANCE);
         } else {
-            close(voidPromise);
+            close(voidPromise, null);
         }
     }
 
@@ -683,7 +685,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
                         connectTimeoutFuture = null;
                         pending.tryFailure(new ConnectTimeoutException(
                                 "connection timed out after " + timeoutMillis + " ms: " + remoteAddress));
-                        close(voidPromise);
+                        close(voidPromise, null);
                     }
                 }, timeoutMillis, TimeUnit.MILLISECONDS);
             }
@@ -703,7 +705,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         }
         if (!promiseSet) {
             // Timed out meanwhile: the caller was told it failed, so the connection must not stay.
-            close(voidPromise);
+            close(voidPromise, null);
         }
     }
 
@@ -753,7 +755,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     private void closeIfClosed() {
         if (!isOpen()) {
-            close(voidPromise);
+            close(voidPromise, null);
         }
     }
 
@@ -879,7 +881,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             doBeginRead();
         } catch (Throwable t) {
             invokeLater(() -> pipeline.fireExceptionCaught(t));
-            close(voidPromise);
+            close(voidPromise, t);
         }
     }
 

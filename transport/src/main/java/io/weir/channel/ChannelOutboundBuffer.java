@@ -25,12 +25,11 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *  |&lt;------ flushed ------&gt;|&lt;-------- written, not flushed ----&gt;|
  * </pre>
  *
- * <p><b>Threads.</b> Everything except the pending-bytes and writability methods
- * ({@link #incrementPendingOutboundBytes}, {@link #decrementPendingOutboundBytes}, {@link #isWritable},
+ * <p><b>Threads.</b> Everything except the writability methods ({@link #isWritable},
  * {@link #getUserDefinedWritability}, {@link #setUserDefinedWritability}, {@link #totalPendingWriteBytes},
  * {@link #bytesBeforeUnwritable}, {@link #bytesBeforeWritable}) must be called on the channel's event loop.
- * Those may be called from any thread: writes started off the loop count towards the pending bytes while they
- * travel to it.
+ * Those may be called from any thread. The pending bytes are updated atomically because writes started off
+ * the loop count towards them while they travel to it.
  *
  * <p><b>Writability.</b> When the pending bytes (message sizes by the channel's
  * {@link MessageSizeEstimator} plus {@value #ENTRY_OVERHEAD_BYTES_DEFAULT} bytes per entry) rise above the
@@ -155,7 +154,7 @@ public final class ChannelOutboundBuffer {
      * Adds {@code size} bytes to the pending total, which may make the channel unwritable. Any thread: for
      * writes on their way to the loop.
      */
-    public void incrementPendingOutboundBytes(long size) {
+    void incrementPendingOutboundBytes(long size) {
         if (size == 0) {
             return;
         }
@@ -169,7 +168,7 @@ public final class ChannelOutboundBuffer {
      * Subtracts {@code size} bytes from the pending total, which may make the channel writable again. Any
      * thread.
      */
-    public void decrementPendingOutboundBytes(long size) {
+    void decrementPendingOutboundBytes(long size) {
         decrementPendingOutboundBytes(size, true);
     }
 

@@ -402,7 +402,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
      *
      * @throws IllegalArgumentException if the promise belongs to another channel or is already done
      */
-    private boolean isNotValidPromise(ChannelPromise promise, boolean allowVoid) {
+    private boolean isNotValidPromise(ChannelPromise promise) {
         Objects.requireNonNull(promise, "promise");
         if (promise.isDone()) {
             if (promise.isCancelled()) {
@@ -413,9 +413,6 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
         if (promise.channel() != channel()) {
             throw new IllegalArgumentException("promise of another channel: promise.channel()="
                     + promise.channel() + ", channel=" + channel());
-        }
-        if (!allowVoid && promise.isVoid()) {
-            throw new IllegalArgumentException("the void promise is not allowed for this operation");
         }
         return false;
     }
@@ -430,7 +427,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     @Override
     public ChannelFuture bind(SocketAddress localAddress, ChannelPromise promise) {
         Objects.requireNonNull(localAddress, "localAddress");
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_BIND);
@@ -457,7 +454,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     @Override
     public ChannelFuture connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
         Objects.requireNonNull(remoteAddress, "remoteAddress");
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_CONNECT);
@@ -487,7 +484,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
             // Without a notion of disconnection, handlers see the close they would otherwise miss.
             return close(promise);
         }
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_DISCONNECT);
@@ -513,7 +510,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
 
     @Override
     public ChannelFuture close(ChannelPromise promise) {
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_CLOSE);
@@ -539,7 +536,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
 
     @Override
     public ChannelFuture register(ChannelPromise promise) {
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_REGISTER);
@@ -565,7 +562,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
 
     @Override
     public ChannelFuture deregister(ChannelPromise promise) {
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_DEREGISTER);
@@ -592,7 +589,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     @Override
     public ChannelFuture shutdown(ChannelShutdownDirection direction, ChannelPromise promise) {
         Objects.requireNonNull(direction, "direction");
-        if (isNotValidPromise(promise, false)) {
+        if (isNotValidPromise(promise)) {
             return promise;
         }
         DefaultChannelHandlerContext next = findContextOutbound(MASK_SHUTDOWN);
@@ -654,7 +651,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     private void write(Object msg, boolean flush, ChannelPromise promise) {
         Objects.requireNonNull(msg, "msg");
         try {
-            if (isNotValidPromise(promise, true)) {
+            if (isNotValidPromise(promise)) {
                 ReferenceCountUtil.release(msg);
                 return;
             }
