@@ -12,6 +12,12 @@ import io.weir.util.platform.DirectMemory;
  * {@value #GROWTH_THRESHOLD_BYTES}, so a large buffer never overshoots by more than 4 MiB. Both steps are
  * size classes a pooled allocator serves without waste (powers of two, then whole chunks); a pooled allocator
  * may round further to its own classes.
+ *
+ * <h2>Leak detection</h2>
+ * When {@link io.weir.util.ResourceLeakDetector} samples a new buffer or composite, the caller gets a
+ * leak-aware one: it behaves exactly as the buffer it stands for, closes its tracker on the release that frees
+ * it (whichever derived buffer that release was made on), and at ADVANCED and PARANOID records each access so a
+ * leak report shows where the buffer was last used. With leak detection DISABLED at startup this costs nothing.
  */
 public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
     /** The initial capacity of {@code buffer()}, {@code heapBuffer()} and friends, in bytes. */
@@ -24,6 +30,8 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
     public static final int MIN_GROWN_CAPACITY_BYTES = 64;
 
     private final boolean preferDirect;
+    /** Makes sampled buffers leak-aware; replaced only by tests, before the allocator is used. */
+    ByteBufLeakDetection leakDetection = ByteBufLeakDetection.DEFAULT;
 
     /**
      * @param preferDirect whether {@code buffer()} returns direct buffers (only honoured when direct memory is
@@ -82,7 +90,8 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
     @Override
     public ByteBuf heapBuffer(int initialCapacity, int maxCapacity) {
         checkCapacities(initialCapacity, maxCapacity);
-        return newHeapBuffer(initialCapacity, maxCapacity);
+        ByteBuf buf = newHeapBuffer(initialCapacity, maxCapacity);
+        return ByteBufLeakDetection.ENABLED_AT_STARTUP ? leakDetection.track(buf) : buf;
     }
 
     @Override
@@ -98,7 +107,8 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
     @Override
     public ByteBuf directBuffer(int initialCapacity, int maxCapacity) {
         checkCapacities(initialCapacity, maxCapacity);
-        return newDirectBuffer(initialCapacity, maxCapacity);
+        ByteBuf buf = newDirectBuffer(initialCapacity, maxCapacity);
+        return ByteBufLeakDetection.ENABLED_AT_STARTUP ? leakDetection.track(buf) : buf;
     }
 
     @Override
@@ -108,7 +118,7 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
 
     @Override
     public CompositeByteBuf compositeBuffer(int maxNumComponents) {
-        return new CompositeByteBuf(this, preferDirect, maxNumComponents);
+        return newComposite(preferDirect, maxNumComponents);
     }
 
     @Override
@@ -118,7 +128,7 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
 
     @Override
     public CompositeByteBuf compositeHeapBuffer(int maxNumComponents) {
-        return new CompositeByteBuf(this, false, maxNumComponents);
+        return newComposite(false, maxNumComponents);
     }
 
     @Override
@@ -128,7 +138,12 @@ public abstract class AbstractByteBufAllocator implements ByteBufAllocator {
 
     @Override
     public CompositeByteBuf compositeDirectBuffer(int maxNumComponents) {
-        return new CompositeByteBuf(this, true, maxNumComponents);
+        return newComposite(true, maxNumComponents);
+    }
+
+    private CompositeByteBuf newComposite(boolean direct, int maxNumComponents) {
+        return ByteBufLeakDetection.ENABLED_AT_STARTUP ? leakDetection.newComposite(this, direct, maxNumComponents)
+                : new CompositeByteBuf(this, direct, maxNumComponents);
     }
 
     private static void checkCapacities(int initialCapacity, int maxCapacity) {

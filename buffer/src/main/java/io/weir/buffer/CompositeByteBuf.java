@@ -37,7 +37,7 @@ import java.util.Objects;
  *
  * <p>Not thread-safe (see {@link ByteBuf}).
  */
-public final class CompositeByteBuf extends AbstractReferenceCountedByteBuf {
+public sealed class CompositeByteBuf extends AbstractReferenceCountedByteBuf permits LeakAwareCompositeByteBuf {
     /** The default for {@link #maxNumComponents()}. */
     public static final int DEFAULT_MAX_NUM_COMPONENTS = 16;
 
@@ -312,12 +312,23 @@ public final class CompositeByteBuf extends AbstractReferenceCountedByteBuf {
             root = derived.parent;
             rootIndex += derived.adjustment;
         }
-        if (root == this) {
+        if (reaches(root, this)) {
             // Reads would recurse forever, and the composite would hold a reference to itself.
             throw new IllegalArgumentException("a composite cannot be a component of itself");
         }
         int length = buffer.readableBytes();
         return new Component(root, rootIndex - offset, offset, offset + length);
+    }
+
+    /** Whether {@code buffer} is {@code target} or a view or leak-aware wrapper over it. */
+    private static boolean reaches(ByteBuf buffer, ByteBuf target) {
+        for (ByteBuf b = buffer; b != null; ) {
+            if (b == target) {
+                return true;
+            }
+            b = b instanceof WrappedByteBuf w ? w.buf : b instanceof DerivedByteBuf d ? d.parent : null;
+        }
+        return false;
     }
 
     private void checkComponentIndex(int cIndex) {

@@ -41,6 +41,15 @@ class PooledByteBufAllocatorTest {
         return buf;
     }
 
+    /** The allocator's own buffer under a leak-aware wrapper (tests run at PARANOID, so every buffer has one). */
+    private static ByteBuf untracked(ByteBuf buf) {
+        return buf instanceof WrappedByteBuf wrapper ? wrapper.buf : buf;
+    }
+
+    private static PooledByteBuf<?> pooled(ByteBuf buf) {
+        return (PooledByteBuf<?>) untracked(buf);
+    }
+
     private static PooledByteBufAllocator heapOnly(int arenas) {
         return new PooledByteBufAllocator(false, arenas, 0, PAGE, CHUNK);
     }
@@ -57,7 +66,7 @@ class PooledByteBufAllocatorTest {
                     try {
                         assertThat(buf.capacity()).isEqualTo(request);
                         assertThat(buf.isDirect()).isEqualTo(direct);
-                        assertThat(((PooledByteBuf<?>) buf).maxLength).isEqualTo(size);
+                        assertThat(pooled(buf).maxLength).isEqualTo(size);
                         buf.setZero(0, request);
                         buf.capacity(size);
                         assertThat(buf.capacity()).isEqualTo(size);
@@ -81,11 +90,11 @@ class PooledByteBufAllocatorTest {
             for (int i = 0; i < CHUNK / size; i++) {
                 bufs.add(track(alloc.heapBuffer(size)));
             }
-            PoolChunk<?> first = ((PooledByteBuf<?>) bufs.get(0)).chunk;
+            PoolChunk<?> first = pooled(bufs.get(0)).chunk;
             assertThat(first.freeBytes()).as("size %d", size).isZero();
             assertThat(alloc.metric().numHeapChunks()).isEqualTo(1);
             ByteBuf overflow = track(alloc.heapBuffer(size));
-            PoolChunk<?> second = ((PooledByteBuf<?>) overflow).chunk;
+            PoolChunk<?> second = pooled(overflow).chunk;
             assertThat(second).isNotSameAs(first);
             assertThat(alloc.metric().numHeapChunks()).isEqualTo(2);
             bufs.add(overflow);
@@ -157,14 +166,14 @@ class PooledByteBufAllocatorTest {
     void aBufferReleasedOnAnotherThreadGoesBackToItsArena() throws Exception {
         PooledByteBufAllocator alloc = heapOnly(1);
         ByteBuf buf = track(alloc.heapBuffer(1000));
-        PoolChunk<?> chunk = ((PooledByteBuf<?>) buf).chunk;
+        PoolChunk<?> chunk = pooled(buf).chunk;
         buf.writeLong(42);
         boolean freed = CompletableFuture.supplyAsync(buf::release).get(10, TimeUnit.SECONDS);
         assertThat(freed).isTrue();
         assertThat(buf.refCnt()).isZero();
         assertThat(chunk.isEmpty()).isTrue();
         ByteBuf again = track(alloc.heapBuffer(1000));
-        assertThat(((PooledByteBuf<?>) again).chunk).isSameAs(chunk);
+        assertThat(pooled(again).chunk).isSameAs(chunk);
         again.release();
     }
 
@@ -306,7 +315,7 @@ class PooledByteBufAllocatorTest {
             CompletableFuture<Void> done = new CompletableFuture<>();
             threads[t] = new FastThreadLocalThread(() -> {
                 ByteBuf buf = alloc.heapBuffer(64);
-                seen[slot] = ((PooledByteBuf<?>) buf).chunk.arena;
+                seen[slot] = pooled(buf).chunk.arena;
                 buf.release();
                 done.complete(null);
                 stop.join();
@@ -332,14 +341,14 @@ class PooledByteBufAllocatorTest {
         ByteBuf heap = track(alloc.heapBuffer(100));
         ByteBuf direct = track(alloc.directBuffer(100));
         track(alloc.directBuffer(40)).release();
-        assertThat(heap.getClass()).isEqualTo(PlatformInfo.hasUnsafe() ? PooledUnsafeHeapByteBuf.class
+        assertThat(untracked(heap).getClass()).isEqualTo(PlatformInfo.hasUnsafe() ? PooledUnsafeHeapByteBuf.class
                 : PooledHeapByteBuf.class);
-        assertThat(direct.getClass()).isEqualTo(MemoryAccess.hasAddress() ? PooledUnsafeDirectByteBuf.class
+        assertThat(untracked(direct).getClass()).isEqualTo(MemoryAccess.hasAddress() ? PooledUnsafeDirectByteBuf.class
                 : PooledDirectByteBuf.class);
         assertThat(direct.hasMemoryAddress()).isEqualTo(MemoryAccess.hasAddress());
         direct.setLong(8, 0x1122334455667788L);
         if (direct.hasMemoryAddress()) {
-            PooledByteBuf<?> pooled = (PooledByteBuf<?>) direct;
+            PooledByteBuf<?> pooled = pooled(direct);
             assertThat(direct.memoryAddress()).isEqualTo(
                     MemoryAccess.directBufferAddress((java.nio.ByteBuffer) pooled.chunk.memory) + pooled.offset);
             assertThat(MemoryAccess.getLongBE(direct.memoryAddress() + 8)).isEqualTo(0x1122334455667788L);
@@ -374,15 +383,15 @@ class PooledByteBufAllocatorTest {
         for (int size : new int[] {256, 20_000, 32 * 1024}) {
             PoolChunk<?> chunk = onEventLoopThread(() -> {
                 ByteBuf first = alloc.heapBuffer(size);
-                PooledByteBuf<?> pooled = (PooledByteBuf<?>) first;
+                PooledByteBuf<?> pooled = pooled(first);
                 PoolChunk<?> c = pooled.chunk;
                 long handle = pooled.handle;
                 int offset = pooled.offset;
                 first.release();
                 assertThat(c.isEmpty()).as("cached, so still taken in the chunk").isFalse();
                 ByteBuf second = alloc.heapBuffer(size - 1);
-                assertThat(((PooledByteBuf<?>) second).handle).isEqualTo(handle);
-                assertThat(((PooledByteBuf<?>) second).offset).isEqualTo(offset);
+                assertThat(pooled(second).handle).isEqualTo(handle);
+                assertThat(pooled(second).offset).isEqualTo(offset);
                 assertThat(second.capacity()).isEqualTo(size - 1);
                 second.release();
                 assertThat(alloc.trimCurrentThreadCache()).isTrue();
@@ -481,7 +490,7 @@ class PooledByteBufAllocatorTest {
             for (int i = 0; i < 100; i++) {
                 bufs.add(alloc.heapBuffer(size));
             }
-            PoolChunk<?> chunk = ((PooledByteBuf<?>) bufs.get(0)).chunk;
+            PoolChunk<?> chunk = pooled(bufs.get(0)).chunk;
             for (ByteBuf buf : bufs) {
                 buf.release();
             }
@@ -545,8 +554,8 @@ class PooledByteBufAllocatorTest {
         PooledByteBufAllocator alloc = new PooledByteBufAllocator(false, 0, 0, PAGE, CHUNK);
         ByteBuf heap = track(alloc.heapBuffer(10));
         ByteBuf direct = track(alloc.directBuffer(10));
-        assertThat(heap).isNotInstanceOf(PooledByteBuf.class);
-        assertThat(direct).isNotInstanceOf(PooledByteBuf.class);
+        assertThat(untracked(heap)).isNotInstanceOf(PooledByteBuf.class);
+        assertThat(untracked(direct)).isNotInstanceOf(PooledByteBuf.class);
         assertThat(alloc.isDirectBufferPooled()).isFalse();
         heap.release();
         direct.release();
@@ -555,7 +564,7 @@ class PooledByteBufAllocatorTest {
     @Test
     void theSharedInstanceHandsOutPooledBuffers() {
         ByteBuf buf = track(PooledByteBufAllocator.DEFAULT.heapBuffer(300));
-        assertThat(buf).isInstanceOf(PooledHeapByteBuf.class);
+        assertThat(untracked(buf)).isInstanceOf(PooledHeapByteBuf.class);
         assertThat(buf.capacity()).isEqualTo(300);
         buf.release();
     }
