@@ -991,7 +991,10 @@ abstract class AbstractByteBuf extends ByteBuf {
 
     @Override
     public ByteBuf slice(int index, int length) {
-        checkIndex(index, length);
+        // Checked even with checkBounds=false: a slice past the memory would defeat the always-on reader and
+        // writer index checks of every access made through it, and a slice is made once, not per access.
+        ensureAccessible();
+        checkRange(index, length, capacity());
         return new SlicedByteBuf(this, index, length);
     }
 

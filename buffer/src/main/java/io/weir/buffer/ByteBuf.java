@@ -29,7 +29,9 @@ import java.nio.charset.Charset;
  *       {@link IndexOutOfBoundsException} (naming the index, the length and the capacity) when
  *       {@code [index, index + length)} does not lie in {@code [0, capacity)}. With
  *       {@code -Dio.weir.buffer.checkBounds=false} this check is skipped: heap buffers still fail on the array
- *       bounds, but a direct buffer then reads or writes outside its memory, which can crash the JVM.</li>
+ *       bounds, but a direct buffer then reads or writes outside its memory, which can crash the JVM. So is the
+ *       fence that keeps a slice or duplicate inside a parent that was shrunk under it. Creating a slice, and the
+ *       range of an array, buffer or ByteBuffer argument, stay checked.</li>
  *   <li>{@code read…} start at {@code readerIndex} and advance it; they throw {@link IndexOutOfBoundsException}
  *       when fewer bytes are readable (this check is always on).</li>
  *   <li>{@code write…} start at {@code writerIndex} and advance it, first growing the capacity (up to

@@ -80,7 +80,9 @@ abstract class WrappedByteBuf extends AbstractByteBuf {
 
     /** A slice whose reads come here and whose retain/release reach this wrapper. */
     final AbstractByteBuf sliceOfThis(int index, int length) {
-        checkIndex(index, length);
+        // Checked whatever checkBounds says, as AbstractByteBuf.slice is.
+        ensureAccessible();
+        checkRange(index, length, capacity());
         return new SlicedByteBuf(this, index, length);
     }
 
