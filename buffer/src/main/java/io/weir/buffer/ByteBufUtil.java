@@ -423,6 +423,60 @@ public final class ByteBufUtil {
         return -1;
     }
 
+    // ---- copies into direct memory, for transports ----
+
+    /**
+     * A new direct buffer from {@code alloc} holding a copy of {@code src}'s readable bytes: for a heap (or
+     * composite) buffer about to be written to a socket, which needs its bytes in native memory. The bytes are
+     * copied once, straight from each backing array or memory region of {@code src} into the new buffer (no
+     * temporary array), and {@code src} is left as it was: same indexes, same reference count, still owned by the
+     * caller, who releases it when done.
+     *
+     * @return a direct buffer with capacity and readable bytes {@code src.readableBytes()}, owned by the caller
+     * @throws io.weir.util.IllegalReferenceCountException if {@code src} was released
+     * @throws io.weir.util.OutOfDirectMemoryError if the direct-memory limit is reached
+     */
+    public static ByteBuf copyToDirect(ByteBufAllocator alloc, ByteBuf src) {
+        Objects.requireNonNull(alloc, "alloc");
+        // Before allocating: a released buffer may already report a capacity of 0 and fail on that instead.
+        // Every ByteBuf is an AbstractByteBuf: ByteBuf's constructor is package-private.
+        ((AbstractByteBuf) src).ensureAccessible();
+        int length = src.readableBytes();
+        ByteBuf copy = alloc.directBuffer(length);
+        try {
+            copy.writeBytes(src, src.readerIndex(), length);
+        } catch (Throwable t) {
+            copy.release();
+            throw t;
+        }
+        return copy;
+    }
+
+    /**
+     * A new direct buffer from {@code alloc} holding a copy of {@code src}'s remaining bytes. Works for every
+     * kind of ByteBuffer, including a read-only heap one, whose array is not accessible: the bytes go from its
+     * memory straight into the new buffer's memory in one bulk copy, without a temporary array. {@code src} is
+     * read through a duplicate, so its position, limit and mark are never touched, not even for a moment: a
+     * read-only constant shared by many threads may be passed as is.
+     *
+     * @return a direct buffer with capacity and readable bytes {@code src.remaining()}, owned by the caller
+     * @throws io.weir.util.OutOfDirectMemoryError if the direct-memory limit is reached
+     */
+    public static ByteBuf copyToDirect(ByteBufAllocator alloc, ByteBuffer src) {
+        Objects.requireNonNull(alloc, "alloc");
+        // The duplicate shares the bytes (no copy) and carries position and limit; writing from it advances its
+        // position, not the caller's.
+        ByteBuffer view = src.duplicate();
+        ByteBuf copy = alloc.directBuffer(view.remaining());
+        try {
+            copy.writeBytes(view);
+        } catch (Throwable t) {
+            copy.release();
+            throw t;
+        }
+        return copy;
+    }
+
     // ---- byte arrays ----
 
     /**
