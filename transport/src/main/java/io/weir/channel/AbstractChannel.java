@@ -259,10 +259,18 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return voidPromise;
     }
 
-    /** Orders channels by id. */
+    /** Orders channels by id; channels sharing an id (embedded ones) by identity hash, so only {@code this} is 0. */
     @Override
     public final int compareTo(Channel o) {
-        return this == o ? 0 : id().compareTo(o.id());
+        if (this == o) {
+            return 0;
+        }
+        int byId = id().compareTo(o.id());
+        if (byId != 0) {
+            return byId;
+        }
+        int byHash = Integer.compare(System.identityHashCode(this), System.identityHashCode(o));
+        return byHash != 0 ? byHash : 1;
     }
 
     @Override
@@ -470,10 +478,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     protected void doDeregister() throws Exception {
     }
 
-    /** The bound local address, or {@code null}. */
+    /** The bound local address, or {@code null}. May be called from any thread. */
     protected abstract SocketAddress localAddress0();
 
-    /** The connected remote address, or {@code null}. */
+    /** The connected remote address, or {@code null}. May be called from any thread. */
     protected abstract SocketAddress remoteAddress0();
 
     /** Binds to {@code localAddress}. */
@@ -529,7 +537,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return msg;
     }
 
-    /** Whether the transport waits for write readiness, so a flush should not try to write now. */
+    /** Whether the transport waits for write readiness, so a flush should not try to write now. Event loop only. */
     protected boolean isWritePending() {
         return false;
     }
