@@ -612,9 +612,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         });
     }
 
+    /** A channel that cannot be registered is of no use: close it (failing queued writes), then report. */
     private void registrationFailed(ChannelPromise promise, Throwable cause) {
-        closeForcibly();
-        closeFuture.setClosed();
+        close(voidPromise, cause);
         promise.tryFailure(cause);
     }
 

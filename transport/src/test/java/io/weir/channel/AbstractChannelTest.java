@@ -68,6 +68,22 @@ class AbstractChannelTest {
     }
 
     @Test
+    void refusedRegistrationFailsTheFutureAndClosesTheChannel() throws Exception {
+        loop.refuseRegistrations = true;
+        TestChannel ch = new TestChannel(loop);
+        ByteBuf queued = buf(4);
+        ChannelFuture write = ch.write(queued);
+        ChannelFuture register = ch.register();
+        assertThat(register.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(register.cause()).hasMessage("registration refused");
+        assertThat(ch.closeFuture().isDone()).isTrue();
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(write.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(write.isSuccess()).isFalse();
+        assertThat(queued.refCnt()).isZero();
+    }
+
+    @Test
     void bindMakesTheChannelActiveAndFiresChannelActiveOnce() throws Exception {
         TestChannel ch = registered();
         CountDownLatch active = new CountDownLatch(1);

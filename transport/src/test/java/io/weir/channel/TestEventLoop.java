@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TestEventLoop extends SingleThreadEventExecutor implements EventLoop {
     final AtomicInteger registrations = new AtomicInteger();
     final AtomicInteger cancellations = new AtomicInteger();
+    volatile boolean refuseRegistrations;
 
     TestEventLoop(Ticker ticker) {
         super(null, null, ticker, Integer.MAX_VALUE, RejectedExecutionHandler.REJECT, null);
@@ -41,6 +42,9 @@ final class TestEventLoop extends SingleThreadEventExecutor implements EventLoop
     @Override
     public Future<IoRegistration> register(IoHandle handle) {
         registrations.incrementAndGet();
+        if (refuseRegistrations) {
+            return newFailedFuture(new IllegalStateException("registration refused"));
+        }
         return newSucceededFuture(new IoRegistration() {
             private volatile boolean valid = true;
 
