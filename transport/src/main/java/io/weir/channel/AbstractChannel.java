@@ -873,12 +873,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
                 buffer.failFlushed(cause, false);
                 buffer.close(cause);
             }
-            promise.trySuccess();
+            // Event first: whoever waits on the promise may rely on the handlers having seen the shutdown.
             pipeline.fireChannelShutdown(ChannelOutputShutdownEvent.INSTANCE);
         } else {
-            promise.trySuccess();
             pipeline.fireChannelShutdown(ChannelInputShutdownEvent.INSTANCE);
         }
+        promise.trySuccess();
     }
 
     final void read0() {

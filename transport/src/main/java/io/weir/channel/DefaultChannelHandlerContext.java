@@ -324,10 +324,11 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     }
 
     static void invokeChannelRead(DefaultChannelHandlerContext next, Object msg) {
+        Object m = next.pipeline.touch(msg, next);
         if (next.executor.inEventLoop()) {
-            next.invokeChannelRead(msg);
+            next.invokeChannelRead(m);
         } else {
-            next.execute(() -> next.invokeChannelRead(msg));
+            next.execute(() -> next.invokeChannelRead(m));
         }
     }
 
@@ -660,6 +661,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
             throw e;
         }
         DefaultChannelHandlerContext next = findContextOutbound(flush ? MASK_WRITE | MASK_FLUSH : MASK_WRITE);
+        msg = pipeline.touch(msg, next);
         if (next.executor.inEventLoop()) {
             if (flush) {
                 next.invokeWriteAndFlush(msg, promise);

@@ -1,5 +1,7 @@
 package io.weir.channel;
 
+import io.weir.util.ReferenceCountUtil;
+import io.weir.util.ResourceLeakDetector;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -26,6 +28,8 @@ final class DefaultChannelPipeline implements ChannelPipeline {
     };
 
     private final AbstractChannel channel;
+    /** Whether leak records are kept (ADVANCED or above): then messages are touched at every handler. */
+    private final boolean touch = ResourceLeakDetector.level().compareTo(ResourceLeakDetector.Level.ADVANCED) >= 0;
     final DefaultChannelHandlerContext head;
     final DefaultChannelHandlerContext tail;
 
@@ -46,6 +50,11 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
     AbstractChannel abstractChannel() {
         return channel;
+    }
+
+    /** Records that {@code msg} reached {@code ctx}, so a leak report names the last handlers that held it. */
+    Object touch(Object msg, DefaultChannelHandlerContext ctx) {
+        return touch ? ReferenceCountUtil.touch(msg, ctx) : msg;
     }
 
     // ---------------------------------------------------------------- structure
