@@ -35,7 +35,8 @@ public abstract class ChannelInitializer<C extends Channel> implements ChannelHa
             ctx.close();
         } finally {
             if (!ctx.isRemoved()) {
-                ctx.pipeline().remove(this);
+                // By name, not instance: a shared initializer may sit in this pipeline more than once.
+                ctx.pipeline().remove(ctx.name());
             }
         }
     }
