@@ -519,7 +519,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot shut down " + direction);
     }
 
-    /** Starts or continues reading; only called while active. */
+    /** Starts or continues reading; only called while active and registered. */
     protected abstract void doBeginRead() throws Exception;
 
     /**
@@ -882,7 +882,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     }
 
     final void read0() {
-        if (!isActive()) {
+        // Deregistered, a transport has no readiness to watch; registering again resumes auto-read.
+        if (!isActive() || !registered) {
             return;
         }
         try {
