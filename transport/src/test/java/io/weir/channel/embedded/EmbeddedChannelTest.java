@@ -44,6 +44,41 @@ class EmbeddedChannelTest {
     }
 
     @Test
+    void writeOneInboundDefersReadCompleteUntilFlushInbound() {
+        List<String> events = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                events.add("read " + msg);
+                ctx.fireChannelRead(msg);
+            }
+
+            @Override
+            public void channelReadComplete(ChannelHandlerContext ctx) {
+                events.add("complete");
+            }
+        });
+        assertThat(ch.writeOneInbound("a").isSuccess()).isTrue();
+        ch.writeOneInbound("b");
+        assertThat(events).containsExactly("read a", "read b");
+        ch.flushInbound();
+        assertThat(events).containsExactly("read a", "read b", "complete");
+        assertThat(ch.inboundMessages()).containsExactly("a", "b");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void writeOneOutboundWaitsForFlushOutbound() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ChannelFuture f = ch.writeOneOutbound("x");
+        assertThat(ch.outboundMessages()).isEmpty();
+        ch.flushOutbound();
+        assertThat(f.isSuccess()).isTrue();
+        assertThat(ch.outboundMessages()).containsExactly("x");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void isRegisteredAndActiveFromTheStart() {
         EmbeddedChannel ch = new EmbeddedChannel();
         assertThat(ch.isRegistered()).isTrue();
