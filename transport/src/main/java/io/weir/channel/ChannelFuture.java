@@ -24,6 +24,15 @@ public interface ChannelFuture extends Future<Void> {
     @Override
     ChannelFuture addListener(FutureListener<? super Void> listener);
 
+    /**
+     * Adds a listener that receives this future as a {@link ChannelFuture}, so a lambda can reach the
+     * channel: {@code f.addListener(done -> done.channel().close())}. Otherwise as
+     * {@link #addListener(FutureListener)}.
+     */
+    default ChannelFuture addListener(ChannelFutureListener listener) {
+        return addListener((FutureListener<? super Void>) listener);
+    }
+
     @Override
     ChannelFuture addListeners(FutureListener<? super Void> first, FutureListener<? super Void> second);
 

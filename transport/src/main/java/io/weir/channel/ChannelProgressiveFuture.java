@@ -12,6 +12,11 @@ public interface ChannelProgressiveFuture extends ChannelFuture {
     ChannelProgressiveFuture addListener(FutureListener<? super Void> listener);
 
     @Override
+    default ChannelProgressiveFuture addListener(ChannelFutureListener listener) {
+        return addListener((FutureListener<? super Void>) listener);
+    }
+
+    @Override
     ChannelProgressiveFuture addListeners(FutureListener<? super Void> first, FutureListener<? super Void> second);
 
     @Override

@@ -35,6 +35,11 @@ public interface ChannelProgressivePromise extends ChannelPromise, ChannelProgre
     ChannelProgressivePromise addListener(FutureListener<? super Void> listener);
 
     @Override
+    default ChannelProgressivePromise addListener(ChannelFutureListener listener) {
+        return addListener((FutureListener<? super Void>) listener);
+    }
+
+    @Override
     ChannelProgressivePromise addListeners(FutureListener<? super Void> first, FutureListener<? super Void> second);
 
     @Override

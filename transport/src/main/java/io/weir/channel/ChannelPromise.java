@@ -32,6 +32,11 @@ public interface ChannelPromise extends ChannelFuture, Promise<Void> {
     ChannelPromise addListener(FutureListener<? super Void> listener);
 
     @Override
+    default ChannelPromise addListener(ChannelFutureListener listener) {
+        return addListener((FutureListener<? super Void>) listener);
+    }
+
+    @Override
     ChannelPromise addListeners(FutureListener<? super Void> first, FutureListener<? super Void> second);
 
     @Override

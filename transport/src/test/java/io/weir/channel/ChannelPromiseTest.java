@@ -66,6 +66,16 @@ class ChannelPromiseTest {
     }
 
     @Test
+    void lambdaListenersReceiveTheChannelFuture() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        Channel[] seen = new Channel[1];
+        ch.newSucceededFuture().addListener(f -> seen[0] = f.channel());
+        assertThat(seen[0]).isSameAs(ch);
+        ch.close().addListener(f -> seen[0] = null);
+        assertThat(seen[0]).isNull();
+    }
+
+    @Test
     void closeFutureCannotBeCompletedFromOutside() {
         EmbeddedChannel ch = new EmbeddedChannel();
         ChannelPromise closeFuture = (ChannelPromise) ch.closeFuture();
