@@ -150,7 +150,9 @@ public final class ByteBufUtil {
      *
      * @return the number of bytes written
      * @throws ReadOnlyBufferException if {@code buf} is read-only
-     * @throws IndexOutOfBoundsException if the bytes would not fit within {@code buf}'s maximum capacity
+     * @throws IndexOutOfBoundsException if the bytes would not fit within {@code buf}'s maximum capacity, or if
+     *         another thread changes {@code seq} while it is written so that it no longer fits (then the writer
+     *         index stays put; the writable bytes may have been overwritten)
      */
     public static int writeUtf8(ByteBuf buf, CharSequence seq) {
         return reserveAndWriteUtf8(buf, seq, 0);
@@ -185,20 +187,23 @@ public final class ByteBufUtil {
             buf.ensureWritable(bytes);
         }
         int start = buf.writerIndex();
+        // The encoders never write at or past the capacity (checked once per chunk of text, not per byte), so a
+        // sequence changed by another thread between the count and the copy fails instead of overrunning.
+        int capacity = buf.capacity();
         int end;
         if (buf.hasArray()) {
             int base = buf.arrayOffset();
-            end = Utf8.encode(seq, 0, length, buf.array(), base + start) - base;
+            end = Utf8.encode(seq, 0, length, buf.array(), base + start, base + capacity) - base;
         } else if (buf.hasMemoryAddress()) {
             long base = buf.memoryAddress();
-            end = (int) (Utf8.encode(seq, 0, length, base + start) - base);
+            end = (int) (Utf8.encode(seq, 0, length, base + start, base + capacity) - base);
         } else if (buf instanceof AbstractByteBuf abstractBuf) {
             // The writable range was made sure above, on a live, writable buffer: the unchecked stores stay
             // inside it.
-            end = Utf8.encode(seq, 0, length, abstractBuf, start);
+            end = Utf8.encode(seq, 0, length, abstractBuf, start, capacity);
         } else {
             byte[] encoded = new byte[bytes >= 0 ? bytes : Utf8.encodedLength(seq, 0, length)];
-            Utf8.encode(seq, 0, length, encoded, 0);
+            Utf8.encode(seq, 0, length, encoded, 0, encoded.length);
             buf.setBytes(start, encoded);
             end = start + encoded.length;
         }

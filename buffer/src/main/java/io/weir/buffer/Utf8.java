@@ -1,6 +1,7 @@
 package io.weir.buffer;
 
 import io.weir.util.platform.MemoryAccess;
+import java.util.Objects;
 
 /**
  * UTF-8 encoding straight into buffers and strict UTF-8 validation, for {@link ByteBufUtil}.
@@ -48,74 +49,198 @@ final class Utf8 {
         return (int) bytes;
     }
 
-    /** Encodes {@code seq[start, end)} into {@code dst} from {@code offset}; returns the index after the last byte. */
-    static int encode(CharSequence seq, int start, int end, byte[] dst, int offset) {
+    /**
+     * Encodes {@code seq[start, end)} into {@code dst} from {@code offset}, writing nowhere at or past
+     * {@code limit}; returns the index after the last byte.
+     *
+     * <p>Bounds are checked per chunk, not per store: a chunk is as many chars as fit below {@code limit} even at
+     * three bytes each (a surrogate pair is four bytes for two chars, less), so no store inside it can pass the
+     * limit whatever the chars turn out to be, and its stores go through {@link ByteArrayStores} unchecked. When
+     * the room fits the worst case (the usual case) the whole text is one chunk; otherwise chunks shrink as the
+     * room does and the last few chars are checked one by one.
+     *
+     * @throws IndexOutOfBoundsException if {@code [offset, limit)} is not inside {@code dst}, or the encoding does
+     *         not fit below {@code limit} (callers size the room with {@link #encodedLength}, so only a sequence
+     *         changed by another thread meanwhile gets here); the bytes before the limit may have been written
+     */
+    static int encode(CharSequence seq, int start, int end, byte[] dst, int offset, int limit) {
+        // The one range check every unchecked store below relies on.
+        Objects.checkFromToIndex(offset, limit, dst.length);
         int p = offset;
         int i = start;
         while (i < end) {
-            char c = seq.charAt(i++);
-            if (c < 0x80) {
-                dst[p++] = (byte) c;
-            } else if (c < 0x800) {
-                dst[p++] = (byte) (0xC0 | c >> 6);
-                dst[p++] = (byte) (0x80 | c & 0x3F);
-            } else if (!Character.isSurrogate(c)) {
-                dst[p++] = (byte) (0xE0 | c >> 12);
-                dst[p++] = (byte) (0x80 | c >> 6 & 0x3F);
-                dst[p++] = (byte) (0x80 | c & 0x3F);
-            } else if (Character.isHighSurrogate(c) && i < end && Character.isLowSurrogate(seq.charAt(i))) {
-                int cp = Character.toCodePoint(c, seq.charAt(i++));
-                dst[p++] = (byte) (0xF0 | cp >> 18);
-                dst[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                dst[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                dst[p++] = (byte) (0x80 | cp & 0x3F);
-            } else {
-                dst[p++] = REPLACEMENT;
+            int chunkEnd = chunkEnd(seq, i, end, limit - p);
+            if (chunkEnd == i) {
+                return encodeCheckedTail(seq, i, end, dst, p, limit);
             }
+            p = encodeChunk(seq, i, chunkEnd, dst, p);
+            i = chunkEnd;
         }
         return p;
     }
 
     /**
-     * As {@link #encode(CharSequence, int, int, byte[], int)} through the buffer's own unchecked byte store; the
-     * caller has made {@code [index, index + encodedLength)} writable and checked the buffer is not read-only.
+     * The end of the next chunk from {@code i}: the chars that fit in {@code roomBytes} at three bytes each, less a
+     * trailing high surrogate when more text follows, so that a pair is never split between chunks.
      */
-    static int encode(CharSequence seq, int start, int end, AbstractByteBuf dst, int index) {
+    private static int chunkEnd(CharSequence seq, int i, int end, long roomBytes) {
+        int chunkEnd = i + (int) Math.min(end - i, roomBytes / MAX_BYTES_PER_CHAR);
+        if (chunkEnd < end && chunkEnd > i && Character.isHighSurrogate(seq.charAt(chunkEnd - 1))) {
+            chunkEnd--;
+        }
+        return chunkEnd;
+    }
+
+    /** {@code seq[i, chunkEnd)} from {@code dst[index]}; the caller proved 3 bytes per char fit inside {@code dst}. */
+    private static int encodeChunk(CharSequence seq, int i, int chunkEnd, byte[] dst, int index) {
+        long p = ByteArrayStores.offset(index);
+        while (i < chunkEnd) {
+            char c = seq.charAt(i++);
+            if (c < 0x80) {
+                ByteArrayStores.putByte(dst, p++, (byte) c);
+            } else if (c < 0x800) {
+                ByteArrayStores.putByte(dst, p++, (byte) (0xC0 | c >> 6));
+                ByteArrayStores.putByte(dst, p++, (byte) (0x80 | c & 0x3F));
+            } else if (!Character.isSurrogate(c)) {
+                ByteArrayStores.putByte(dst, p++, (byte) (0xE0 | c >> 12));
+                ByteArrayStores.putByte(dst, p++, (byte) (0x80 | c >> 6 & 0x3F));
+                ByteArrayStores.putByte(dst, p++, (byte) (0x80 | c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i < chunkEnd && Character.isLowSurrogate(seq.charAt(i))) {
+                // The low half is looked for inside the chunk only: chunkEnd never splits a pair.
+                int cp = Character.toCodePoint(c, seq.charAt(i++));
+                ByteArrayStores.putByte(dst, p++, (byte) (0xF0 | cp >> 18));
+                ByteArrayStores.putByte(dst, p++, (byte) (0x80 | cp >> 12 & 0x3F));
+                ByteArrayStores.putByte(dst, p++, (byte) (0x80 | cp >> 6 & 0x3F));
+                ByteArrayStores.putByte(dst, p++, (byte) (0x80 | cp & 0x3F));
+            } else {
+                ByteArrayStores.putByte(dst, p++, REPLACEMENT);
+            }
+        }
+        return ByteArrayStores.index(p);
+    }
+
+    /** The last chars, when fewer than three bytes per char are left: each checked against {@code limit}. */
+    private static int encodeCheckedTail(CharSequence seq, int i, int end, byte[] dst, int p, int limit) {
+        while (i < end) {
+            int cp = codePointAt(seq, i, end);
+            i += cp > 0xFFFF ? 2 : 1;
+            int width = encodedWidth(cp);
+            if (limit - p < width) {
+                throw tooLong(limit);
+            }
+            p = put(dst, p, cp, width);
+        }
+        return p;
+    }
+
+    /**
+     * The code point at {@code seq[i]}: the pair's code point when a high surrogate is followed by a low one
+     * before {@code end}, {@code '?'} for any other surrogate, else the char.
+     */
+    private static int codePointAt(CharSequence seq, int i, int end) {
+        char c = seq.charAt(i);
+        if (!Character.isSurrogate(c)) {
+            return c;
+        }
+        char low;
+        if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(low = seq.charAt(i + 1))) {
+            return Character.toCodePoint(c, low);
+        }
+        return REPLACEMENT;
+    }
+
+    private static int encodedWidth(int cp) {
+        return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp <= 0xFFFF ? 3 : 4;
+    }
+
+    /** Writes {@code cp} (of the given encoded width) with ordinary, JVM-checked array stores. */
+    private static int put(byte[] dst, int p, int cp, int width) {
+        switch (width) {
+            case 1 -> dst[p] = (byte) cp;
+            case 2 -> {
+                dst[p] = (byte) (0xC0 | cp >> 6);
+                dst[p + 1] = (byte) (0x80 | cp & 0x3F);
+            }
+            case 3 -> {
+                dst[p] = (byte) (0xE0 | cp >> 12);
+                dst[p + 1] = (byte) (0x80 | cp >> 6 & 0x3F);
+                dst[p + 2] = (byte) (0x80 | cp & 0x3F);
+            }
+            default -> {
+                dst[p] = (byte) (0xF0 | cp >> 18);
+                dst[p + 1] = (byte) (0x80 | cp >> 12 & 0x3F);
+                dst[p + 2] = (byte) (0x80 | cp >> 6 & 0x3F);
+                dst[p + 3] = (byte) (0x80 | cp & 0x3F);
+            }
+        }
+        return p + width;
+    }
+
+    private static IndexOutOfBoundsException tooLong(long limit) {
+        return new IndexOutOfBoundsException("the UTF-8 encoding no longer fits below " + limit
+                + ": the text changed while it was written");
+    }
+
+    /**
+     * As {@link #encode(CharSequence, int, int, byte[], int, int)} through the buffer's own unchecked byte store,
+     * each char checked against {@code limit} (this path serves buffers with neither an array nor an address,
+     * where a store costs more than the check); the caller has checked the buffer is live and not read-only.
+     */
+    static int encode(CharSequence seq, int start, int end, AbstractByteBuf dst, int index, int limit) {
         int p = index;
         int i = start;
         while (i < end) {
-            char c = seq.charAt(i++);
-            if (c < 0x80) {
-                dst._setByte(p++, c);
-            } else if (c < 0x800) {
-                dst._setByte(p++, 0xC0 | c >> 6);
-                dst._setByte(p++, 0x80 | c & 0x3F);
-            } else if (!Character.isSurrogate(c)) {
-                dst._setByte(p++, 0xE0 | c >> 12);
-                dst._setByte(p++, 0x80 | c >> 6 & 0x3F);
-                dst._setByte(p++, 0x80 | c & 0x3F);
-            } else if (Character.isHighSurrogate(c) && i < end && Character.isLowSurrogate(seq.charAt(i))) {
-                int cp = Character.toCodePoint(c, seq.charAt(i++));
-                dst._setByte(p++, 0xF0 | cp >> 18);
-                dst._setByte(p++, 0x80 | cp >> 12 & 0x3F);
-                dst._setByte(p++, 0x80 | cp >> 6 & 0x3F);
-                dst._setByte(p++, 0x80 | cp & 0x3F);
-            } else {
-                dst._setByte(p++, REPLACEMENT);
+            int cp = codePointAt(seq, i, end);
+            i += cp > 0xFFFF ? 2 : 1;
+            int width = encodedWidth(cp);
+            if (limit - p < width) {
+                throw tooLong(limit);
             }
+            switch (width) {
+                case 1 -> dst._setByte(p, cp);
+                case 2 -> {
+                    dst._setByte(p, 0xC0 | cp >> 6);
+                    dst._setByte(p + 1, 0x80 | cp & 0x3F);
+                }
+                case 3 -> {
+                    dst._setByte(p, 0xE0 | cp >> 12);
+                    dst._setByte(p + 1, 0x80 | cp >> 6 & 0x3F);
+                    dst._setByte(p + 2, 0x80 | cp & 0x3F);
+                }
+                default -> {
+                    dst._setByte(p, 0xF0 | cp >> 18);
+                    dst._setByte(p + 1, 0x80 | cp >> 12 & 0x3F);
+                    dst._setByte(p + 2, 0x80 | cp >> 6 & 0x3F);
+                    dst._setByte(p + 3, 0x80 | cp & 0x3F);
+                }
+            }
+            p += width;
         }
         return p;
     }
 
     /**
-     * As {@link #encode(CharSequence, int, int, byte[], int)} to raw memory from {@code address}; the caller has
-     * made {@code encodedLength} bytes from there writable in a live Unsafe direct buffer.
+     * As {@link #encode(CharSequence, int, int, byte[], int, int)} to raw memory {@code [address, limit)} of a live
+     * Unsafe direct buffer, chunk by chunk the same way, so a sequence changed meanwhile cannot write past the
+     * buffer's memory.
      */
-    static long encode(CharSequence seq, int start, int end, long address) {
+    static long encode(CharSequence seq, int start, int end, long address, long limit) {
         long p = address;
         int i = start;
-        // Raw stores: the caller ensured [address, address + encodedLength) lies inside the buffer's memory.
         while (i < end) {
+            int chunkEnd = chunkEnd(seq, i, end, limit - p);
+            if (chunkEnd == i) {
+                return encodeCheckedTail(seq, i, end, p, limit);
+            }
+            p = encodeChunk(seq, i, chunkEnd, p);
+            i = chunkEnd;
+        }
+        return p;
+    }
+
+    private static long encodeChunk(CharSequence seq, int i, int chunkEnd, long p) {
+        // Raw stores: the caller (chunkEnd) proved 3 bytes per char fit below the limit, inside the buffer's memory.
+        while (i < chunkEnd) {
             char c = seq.charAt(i++);
             if (c < 0x80) {
                 MemoryAccess.putByte(p++, (byte) c);
@@ -126,7 +251,7 @@ final class Utf8 {
                 MemoryAccess.putByte(p++, (byte) (0xE0 | c >> 12));
                 MemoryAccess.putByte(p++, (byte) (0x80 | c >> 6 & 0x3F));
                 MemoryAccess.putByte(p++, (byte) (0x80 | c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i < end && Character.isLowSurrogate(seq.charAt(i))) {
+            } else if (Character.isHighSurrogate(c) && i < chunkEnd && Character.isLowSurrogate(seq.charAt(i))) {
                 int cp = Character.toCodePoint(c, seq.charAt(i++));
                 MemoryAccess.putByte(p++, (byte) (0xF0 | cp >> 18));
                 MemoryAccess.putByte(p++, (byte) (0x80 | cp >> 12 & 0x3F));
@@ -135,6 +260,38 @@ final class Utf8 {
             } else {
                 MemoryAccess.putByte(p++, REPLACEMENT);
             }
+        }
+        return p;
+    }
+
+    private static long encodeCheckedTail(CharSequence seq, int i, int end, long p, long limit) {
+        while (i < end) {
+            int cp = codePointAt(seq, i, end);
+            i += cp > 0xFFFF ? 2 : 1;
+            int width = encodedWidth(cp);
+            if (limit - p < width) {
+                throw tooLong(limit);
+            }
+            // Raw stores: checked against the limit just above.
+            switch (width) {
+                case 1 -> MemoryAccess.putByte(p, (byte) cp);
+                case 2 -> {
+                    MemoryAccess.putByte(p, (byte) (0xC0 | cp >> 6));
+                    MemoryAccess.putByte(p + 1, (byte) (0x80 | cp & 0x3F));
+                }
+                case 3 -> {
+                    MemoryAccess.putByte(p, (byte) (0xE0 | cp >> 12));
+                    MemoryAccess.putByte(p + 1, (byte) (0x80 | cp >> 6 & 0x3F));
+                    MemoryAccess.putByte(p + 2, (byte) (0x80 | cp & 0x3F));
+                }
+                default -> {
+                    MemoryAccess.putByte(p, (byte) (0xF0 | cp >> 18));
+                    MemoryAccess.putByte(p + 1, (byte) (0x80 | cp >> 12 & 0x3F));
+                    MemoryAccess.putByte(p + 2, (byte) (0x80 | cp >> 6 & 0x3F));
+                    MemoryAccess.putByte(p + 3, (byte) (0x80 | cp & 0x3F));
+                }
+            }
+            p += width;
         }
         return p;
     }
