@@ -1,5 +1,6 @@
 package io.weir.buffer;
 
+import io.weir.util.platform.ByteArrayStores;
 import io.weir.util.platform.MemoryAccess;
 import java.util.Objects;
 
