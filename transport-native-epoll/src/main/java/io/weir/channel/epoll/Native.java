@@ -1,0 +1,42 @@
+package io.weir.channel.epoll;
+
+/**
+ * The JNI methods of the epoll transport, registered by the library's {@code JNI_OnLoad} (C source:
+ * {@code transport-native-epoll/src/main/c/weir_epoll.c}). No static initializer may call a native here:
+ * {@code FindClass} initializes this class while the library is being loaded.
+ *
+ * <p>Every native returns a value {@code >= 0} on success and {@code -errno} on failure (see
+ * {@link io.weir.channel.unix.Errors}).
+ */
+final class Native {
+    // Proved equal to the kernel's values by _Static_assert in weir_epoll.c.
+    static final int EPOLL_CTL_ADD = 1;
+    static final int EPOLL_CTL_DEL = 2;
+    static final int EPOLL_CTL_MOD = 3;
+
+    private Native() {
+    }
+
+    /** {@code epoll_create1(EPOLL_CLOEXEC)}. */
+    static native int epollCreate();
+    /** {@code epoll_ctl}; the event's data is {@code fd} itself. */
+    static native int epollCtl(int epfd, int op, int fd, int events);
+    /** {@code epoll_wait} into the {@code struct epoll_event} array at {@code eventsAddress}; -EINTR is not retried. */
+    static native int epollWait(int epfd, long eventsAddress, int maxEvents, int timeoutMillis);
+    /** {@code eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)}. */
+    static native int eventFd();
+    /** Adds {@code value} to the counter; a full counter counts as success (a wake-up is pending anyway). */
+    static native int eventFdWrite(int fd, long value);
+    /** Resets the counter; -EAGAIN if it was 0. */
+    static native int eventFdRead(int fd);
+    /** {@code timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)}. */
+    static native int timerFdCreate();
+    /** One expiry {@code delayNanos} from now; 0 disarms. */
+    static native int timerFdSetTime(int fd, long delayNanos);
+    /** Consumes the expirations; -EAGAIN if there were none. */
+    static native int timerFdRead(int fd);
+    static native int sizeofEpollEvent();
+    static native int offsetofEpollData();
+    /** The address of a direct buffer's first byte; 0 for a heap buffer. */
+    static native long bufferAddress(java.nio.ByteBuffer buffer);
+}
