@@ -1031,6 +1031,31 @@ abstract class AbstractByteBuf extends ByteBuf {
     }
 
     @Override
+    public ByteBuffer internalNioBuffer(int index, int length) {
+        // Checked whatever checkBounds says: once per system call, and a view past the range would reach a
+        // neighbour's memory in the same chunk.
+        ensureAccessible();
+        checkRange(index, length, capacity());
+        return _internalNioBuffer(index, length);
+    }
+
+    /** {@link #internalNioBuffer} after the range check: a fresh view unless the kind reuses one. */
+    ByteBuffer _internalNioBuffer(int index, int length) {
+        return _nioBuffer(index, length);
+    }
+
+    /**
+     * Points {@code view} (a duplicate of a whole memory region) at {@code [from, from + length)} of that region,
+     * for {@link #internalNioBuffer}.
+     */
+    static ByteBuffer rangeOf(ByteBuffer view, int from, int length) {
+        view.clear();
+        view.limit(from + length);
+        view.position(from);
+        return view;
+    }
+
+    @Override
     public String toString(int index, int length, Charset charset) {
         Objects.requireNonNull(charset, "charset");
         checkIndex(index, length);

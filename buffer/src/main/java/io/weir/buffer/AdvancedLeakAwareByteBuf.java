@@ -637,6 +637,12 @@ final class AdvancedLeakAwareByteBuf extends WrappedByteBuf {
     }
 
     @Override
+    public ByteBuffer internalNioBuffer(int index, int length) {
+        record();
+        return super.internalNioBuffer(index, length);
+    }
+
+    @Override
     public ByteBuffer[] nioBuffers(int index, int length) {
         record();
         return super.nioBuffers(index, length);

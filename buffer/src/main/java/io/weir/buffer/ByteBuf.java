@@ -881,6 +881,21 @@ public abstract class ByteBuf implements ReferenceCounted, Comparable<ByteBuf> {
      */
     public abstract ByteBuffer nioBuffer(int index, int length);
 
+    /**
+     * A {@link ByteBuffer} over {@code [index, index + length)} for a transport that hands it to the operating
+     * system at once: its position is where the range starts and its remaining bytes are the range (the position
+     * is not necessarily 0). Buffers with a single memory region return one view object that they reuse for
+     * every call, so the result is valid only until the next call of this method on this buffer, and must not
+     * be kept, shared, or used after this buffer is released or its capacity changes. Everything else gets a
+     * fresh {@link #nioBuffer(int, int)}.
+     *
+     * @throws IndexOutOfBoundsException if the range is outside the capacity
+     * @throws io.weir.util.IllegalReferenceCountException if this buffer was released
+     */
+    public ByteBuffer internalNioBuffer(int index, int length) {
+        return nioBuffer(index, length);
+    }
+
     /** {@link #nioBuffers(int, int)} of the readable bytes. */
     public ByteBuffer[] nioBuffers() {
         return nioBuffers(readerIndex(), readableBytes());

@@ -22,6 +22,8 @@ class PooledDirectByteBuf extends PooledByteBuf<ByteBuffer> {
     };
 
     ByteBuffer buffer = FREED;
+    /** A duplicate of the whole chunk, reused by {@link #internalNioBuffer}; dropped when the chunk changes. */
+    private ByteBuffer internalView;
 
     PooledDirectByteBuf(Recycler.Handle<? extends PooledDirectByteBuf> handle) {
         super(handle);
@@ -35,7 +37,11 @@ class PooledDirectByteBuf extends PooledByteBuf<ByteBuffer> {
 
     @Override
     void memoryChanged(ByteBuffer memory) {
-        buffer = memory == null ? FREED : memory;
+        ByteBuffer now = memory == null ? FREED : memory;
+        if (now != buffer) {
+            internalView = null;
+        }
+        buffer = now;
     }
 
     @Override
@@ -175,5 +181,14 @@ class PooledDirectByteBuf extends PooledByteBuf<ByteBuffer> {
     @Override
     ByteBuffer _nioBuffer(int index, int length) {
         return buffer.slice(offset + index, length);
+    }
+
+    @Override
+    ByteBuffer _internalNioBuffer(int index, int length) {
+        ByteBuffer view = internalView;
+        if (view == null) {
+            internalView = view = buffer.duplicate();
+        }
+        return rangeOf(view, offset + index, length);
     }
 }

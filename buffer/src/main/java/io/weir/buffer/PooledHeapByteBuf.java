@@ -25,6 +25,8 @@ class PooledHeapByteBuf extends PooledByteBuf<byte[]> {
     };
 
     byte[] array = FREED;
+    /** A wrapper of the whole chunk array, reused by {@link #internalNioBuffer}; dropped when the chunk changes. */
+    private ByteBuffer internalView;
 
     PooledHeapByteBuf(Recycler.Handle<? extends PooledHeapByteBuf> handle) {
         super(handle);
@@ -38,7 +40,11 @@ class PooledHeapByteBuf extends PooledByteBuf<byte[]> {
 
     @Override
     void memoryChanged(byte[] memory) {
-        array = memory == null ? FREED : memory;
+        byte[] now = memory == null ? FREED : memory;
+        if (now != array) {
+            internalView = null;
+        }
+        array = now;
     }
 
     @Override
@@ -171,5 +177,14 @@ class PooledHeapByteBuf extends PooledByteBuf<byte[]> {
     @Override
     ByteBuffer _nioBuffer(int index, int length) {
         return ByteBuffer.wrap(array, offset + index, length).slice();
+    }
+
+    @Override
+    ByteBuffer _internalNioBuffer(int index, int length) {
+        ByteBuffer view = internalView;
+        if (view == null) {
+            internalView = view = ByteBuffer.wrap(array);
+        }
+        return rangeOf(view, offset + index, length);
     }
 }

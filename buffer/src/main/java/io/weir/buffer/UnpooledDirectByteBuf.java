@@ -19,6 +19,9 @@ class UnpooledDirectByteBuf extends AbstractReferenceCountedByteBuf {
     private final ByteBufAllocator alloc;
     private final int maxCapacity;
     ByteBuffer buffer;
+    /** A duplicate of {@link #internalViewSource}, reused by {@link #internalNioBuffer} while it is the memory. */
+    private ByteBuffer internalView;
+    private ByteBuffer internalViewSource;
     /** Whether {@link #buffer} came from {@link DirectMemory#global()} and must be handed back to it. */
     private boolean owned;
 
@@ -237,5 +240,15 @@ class UnpooledDirectByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     ByteBuffer _nioBuffer(int index, int length) {
         return buffer.slice(index, length);
+    }
+
+    @Override
+    ByteBuffer _internalNioBuffer(int index, int length) {
+        ByteBuffer view = internalView;
+        if (view == null || internalViewSource != buffer) {
+            internalViewSource = buffer;
+            internalView = view = buffer.duplicate();
+        }
+        return rangeOf(view, index, length);
     }
 }

@@ -790,6 +790,11 @@ abstract class WrappedByteBuf extends AbstractByteBuf {
     }
 
     @Override
+    public ByteBuffer internalNioBuffer(int index, int length) {
+        return buf.internalNioBuffer(index, length);
+    }
+
+    @Override
     public ByteBuffer[] nioBuffers(int index, int length) {
         return buf.nioBuffers(index, length);
     }

@@ -635,6 +635,26 @@ abstract class AbstractByteBufTest {
     }
 
     @Test
+    void internalNioBufferCoversExactlyTheRangeAndSharesTheContent() {
+        ByteBuf buf = buffer();
+        buf.writeInt(0x01020304).writeInt(0x05060708);
+        ByteBuffer nio = buf.internalNioBuffer(2, 5);
+        assertThat(nio.remaining()).isEqualTo(5);
+        assertThat(nio.get(nio.position())).isEqualTo((byte) 0x03);
+        assertThat(nio.get(nio.position() + 4)).isEqualTo((byte) 0x07);
+        // A second range re-points the (possibly reused) view; the first one may no longer be relied on.
+        ByteBuffer again = buf.internalNioBuffer(4, 4);
+        assertThat(again.remaining()).isEqualTo(4);
+        assertThat(again.getInt(again.position())).isEqualTo(0x05060708);
+        assertThat(buf.internalNioBuffer(0, 0).remaining()).isZero();
+        assertThat(buf.readerIndex()).isZero();
+        assertThat(buf.writerIndex()).isEqualTo(8);
+        assertThatThrownBy(() -> buf.internalNioBuffer(buf.capacity() - 1, 2))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> buf.internalNioBuffer(-1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
     void arrayAndMemoryAddressAreOfferedOnlyWhenAdvertised() {
         ByteBuf buf = buffer();
         buf.setByte(3, 77);

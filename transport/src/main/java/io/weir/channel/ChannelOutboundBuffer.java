@@ -367,7 +367,7 @@ public final class ChannelOutboundBuffer {
                     if (entryCount == 1) {
                         ByteBuffer nioBuf = entry.buf;
                         if (nioBuf == null) {
-                            nioBuf = buf.nioBuffer(readerIndex, readable);
+                            nioBuf = buf.internalNioBuffer(readerIndex, readable);
                             entry.buf = nioBuf;
                         }
                         buffers[count++] = nioBuf;
