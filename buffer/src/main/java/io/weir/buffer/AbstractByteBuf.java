@@ -39,6 +39,12 @@ abstract class AbstractByteBuf extends ByteBuf {
 
     private int readerIndex;
     private int writerIndex;
+    /**
+     * Whether the indexes may lie beyond the capacity: true for views, whose parent can shrink under them.
+     * Every other buffer trims its indexes when its capacity shrinks, so its reads need no capacity check on
+     * top of the reader/writer index check.
+     */
+    boolean indexesMayOutgrowCapacity;
 
     AbstractByteBuf() {
     }
@@ -635,7 +641,7 @@ abstract class AbstractByteBuf extends ByteBuf {
     private int advanceReader(int length) {
         checkReadableBytes(length);
         int index = readerIndex;
-        if (CHECK_BOUNDS) {
+        if (CHECK_BOUNDS && indexesMayOutgrowCapacity) {
             // Normally implied by writerIndex <= capacity, but a slice or duplicate whose parent was shrunk keeps
             // its old indexes: this keeps its reads inside the parent's current memory.
             checkRange(index, length, capacity());

@@ -14,6 +14,7 @@ abstract class DerivedByteBuf extends AbstractByteBuf {
     DerivedByteBuf(AbstractByteBuf parent, int adjustment) {
         this.parent = parent;
         this.adjustment = adjustment;
+        this.indexesMayOutgrowCapacity = true;
     }
 
     @Override
