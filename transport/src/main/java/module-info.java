@@ -5,7 +5,9 @@
 module io.weir.transport {
     requires transitive io.weir.buffer;
 
+    exports io.weir.bootstrap;
     exports io.weir.channel;
     exports io.weir.channel.embedded;
+    exports io.weir.channel.local;
     exports io.weir.channel.nio;
 }

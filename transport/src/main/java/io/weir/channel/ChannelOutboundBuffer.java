@@ -123,6 +123,9 @@ public final class ChannelOutboundBuffer {
         if (msg instanceof ByteBufHolder holder) {
             return holder.content().readableBytes();
         }
+        if (msg instanceof FileRegion region) {
+            return region.count();
+        }
         return -1;
     }
 

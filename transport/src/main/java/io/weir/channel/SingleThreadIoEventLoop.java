@@ -133,7 +133,13 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             }
             runTasks();
             if (confirmShutdown()) {
-                return;
+                if (preparedToDestroy) {
+                    return;
+                }
+                // Shutdown began after this iteration's check: close the handles now, and go round once more
+                // so that the tasks their closes queue (channelInactive, channelUnregistered) still run.
+                preparedToDestroy = true;
+                prepareIoHandlerToDestroy();
             }
         }
     }
