@@ -1,0 +1,139 @@
+package io.weir.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.local.LocalAddress;
+import io.weir.channel.local.LocalChannel;
+import io.weir.channel.local.LocalServerChannel;
+import io.weir.channel.nio.NioIoHandler;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The shared scenarios over the in-VM transport, on loops driven by the NIO I/O handler. */
+class LocalTransportTest extends AbstractTransportScenarioTest {
+
+    @Override
+    EventLoopGroup newGroup() {
+        return new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    }
+
+    @Override
+    ServerBootstrap serverChannel(ServerBootstrap b) {
+        return b.channel(LocalServerChannel.class);
+    }
+
+    @Override
+    Bootstrap clientChannel(Bootstrap b) {
+        return b.channel(LocalChannel.class);
+    }
+
+    @Override
+    SocketAddress bindAddress() {
+        return LocalAddress.ANY;
+    }
+
+    @Override
+    void smallTransportBuffers(ServerBootstrap server, Bootstrap client) {
+        server.childOption(ChannelOption.SO_RCVBUF, 8 * 1024);
+    }
+
+    @Test
+    void connectingToAnUnboundNameFailsWithConnectException() throws Exception {
+        ChannelFuture f = client(NOOP).connect(new LocalAddress("nobody-listens-here"));
+        assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.cause()).isInstanceOf(ConnectException.class).hasMessageContaining("nobody-listens-here");
+        assertThat(f.channel().closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aNameCanBeBoundOnlyOnceAndIsFreedOnClose() throws Exception {
+        LocalAddress name = new LocalAddress("taken-" + System.nanoTime());
+        Channel first = bind(server(NOOP).localAddress(name).validate().copy(), name);
+        ChannelFuture second = server(NOOP).bind(name);
+        assertThat(second.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.cause()).isInstanceOf(BindException.class);
+        first.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        ChannelFuture third = server(NOOP).bind(name);
+        assertThat(third.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(third.cause()).isNull();
+        track(third.channel());
+    }
+
+    private Channel bind(ServerBootstrap b, SocketAddress address) throws Exception {
+        ChannelFuture f = b.bind(address);
+        assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.cause()).isNull();
+        return track(f.channel());
+    }
+
+    @Test
+    void messagesAreHandedOverWithoutCopyAndClosingOneEndClosesTheOther() throws Exception {
+        java.util.concurrent.BlockingQueue<Object> received = new java.util.concurrent.LinkedBlockingQueue<>();
+        CountDownLatch serverInactive = new CountDownLatch(1);
+        Channel server = bind(server(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                received.add(msg);
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                serverInactive.countDown();
+            }
+        }));
+        CountDownLatch clientInactive = new CountDownLatch(1);
+        Channel client = connect(client(new ChannelHandler() {
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                clientInactive.countDown();
+            }
+        }), server.localAddress());
+        assertThat(client.remoteAddress()).isEqualTo(server.localAddress());
+
+        ByteBuf sent = Unpooled.buffer(4).writeInt(42);
+        Object plain = new Object();
+        client.write(plain);
+        client.writeAndFlush(sent);
+        assertThat(received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isSameAs(plain);
+        assertThat(received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isSameAs(sent);
+        assertThat(sent.refCnt()).as("owned by the receiver now").isEqualTo(1);
+        sent.release();
+
+        client.close();
+        assertThat(clientInactive.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(serverInactive.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void writesAfterThePeerClosedFail() throws Exception {
+        CompletableFuture<Channel> child = new CompletableFuture<>();
+        Channel server = bind(server(new ChannelHandler() {
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) {
+                child.complete(ctx.channel());
+            }
+        }));
+        Channel client = connect(client(NOOP), server.localAddress());
+        child.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(client.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        ByteBuf buf = Unpooled.buffer(1).writeByte(1);
+        ChannelFuture write = client.writeAndFlush(buf);
+        assertThat(write.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(write.isSuccess()).isFalse();
+        assertThat(buf.refCnt()).isZero();
+    }
+}
