@@ -1,0 +1,2 @@
+/** Codecs between buffers and byte arrays. */
+package io.weir.handler.codec.bytes;
