@@ -1,0 +1,245 @@
+package io.weir.microbench.transport;
+
+import io.weir.microbench.util.AbstractMicrobenchmark;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Round trips over loopback TCP with the NIO transport: a client writes {@code size} bytes, the server echoes
+ * them, the client counts them back and sends the next message once the whole echo has arrived. One server loop
+ * and one client loop, each a single thread; the benchmark thread only starts a batch of {@value #ROUNDS}
+ * round trips and waits for the client loop to report the last one, so the score is round trips per
+ * microsecond of the two loops (the hand-off to the benchmark thread is paid once per batch). Weir and Netty
+ * 4.2 run the same handlers, written once for each API; both copy nothing beyond what their transports do.
+ */
+@OperationsPerInvocation(NioPingPongBenchmark.ROUNDS)
+public class NioPingPongBenchmark extends AbstractMicrobenchmark {
+    static final int ROUNDS = 100;
+    private static final long TIMEOUT_SECONDS = 30;
+
+    @Param({"64", "4096"})
+    public int size;
+
+    private WeirSide weir;
+    private NettySide netty;
+
+    @Setup
+    public void setup() throws Exception {
+        weir = new WeirSide(size);
+        netty = new NettySide(size);
+    }
+
+    @TearDown
+    public void tearDown() throws Exception {
+        weir.close();
+        netty.close();
+    }
+
+    @Benchmark
+    public int weirPingPong() throws Exception {
+        return weir.run(ROUNDS);
+    }
+
+    @Benchmark
+    public int nettyPingPong() throws Exception {
+        return netty.run(ROUNDS);
+    }
+
+    /** The Weir client and server. */
+    static final class WeirSide {
+        private final io.weir.channel.MultiThreadIoEventLoopGroup serverGroup;
+        private final io.weir.channel.MultiThreadIoEventLoopGroup clientGroup;
+        private final io.weir.channel.Channel server;
+        private final io.weir.channel.Channel client;
+        private final WeirClientHandler handler;
+
+        WeirSide(int size) throws Exception {
+            serverGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
+                    io.weir.channel.nio.NioIoHandler.newFactory());
+            clientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
+                    io.weir.channel.nio.NioIoHandler.newFactory());
+            server = new io.weir.bootstrap.ServerBootstrap()
+                    .group(serverGroup)
+                    .channel(io.weir.channel.nio.NioServerSocketChannel.class)
+                    .childOption(io.weir.channel.ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new WeirEchoHandler())
+                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+            handler = new WeirClientHandler(size);
+            client = new io.weir.bootstrap.Bootstrap()
+                    .group(clientGroup)
+                    .channel(io.weir.channel.nio.NioSocketChannel.class)
+                    .option(io.weir.channel.ChannelOption.TCP_NODELAY, true)
+                    .handler(handler)
+                    .connect(server.localAddress()).sync().channel();
+        }
+
+        int run(int rounds) throws Exception {
+            CompletableFuture<Integer> done = new CompletableFuture<>();
+            client.eventLoop().execute(() -> handler.start(client, rounds, done));
+            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        void close() throws Exception {
+            client.close().sync();
+            server.close().sync();
+            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    @io.weir.channel.ChannelHandler.Sharable
+    static final class WeirEchoHandler implements io.weir.channel.ChannelHandler {
+        @Override
+        public void channelRead(io.weir.channel.ChannelHandlerContext ctx, Object msg) {
+            ctx.write(msg);
+        }
+
+        @Override
+        public void channelReadComplete(io.weir.channel.ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    static final class WeirClientHandler implements io.weir.channel.ChannelHandler {
+        private final byte[] payload;
+        private int pending;
+        private int roundsLeft;
+        private int completed;
+        private CompletableFuture<Integer> done;
+
+        WeirClientHandler(int size) {
+            payload = new byte[size];
+        }
+
+        void start(io.weir.channel.Channel ch, int rounds, CompletableFuture<Integer> done) {
+            this.done = done;
+            this.roundsLeft = rounds;
+            this.completed = 0;
+            send(ch);
+        }
+
+        private void send(io.weir.channel.Channel ch) {
+            pending = payload.length;
+            io.weir.buffer.ByteBuf buf = ch.alloc().directBuffer(payload.length);
+            buf.writeBytes(payload);
+            ch.writeAndFlush(buf, ch.voidPromise());
+        }
+
+        @Override
+        public void channelRead(io.weir.channel.ChannelHandlerContext ctx, Object msg) {
+            io.weir.buffer.ByteBuf buf = (io.weir.buffer.ByteBuf) msg;
+            pending -= buf.readableBytes();
+            buf.release();
+            if (pending == 0) {
+                completed++;
+                if (--roundsLeft == 0) {
+                    done.complete(completed);
+                } else {
+                    send(ctx.channel());
+                }
+            }
+        }
+    }
+
+    /** The Netty client and server. */
+    static final class NettySide {
+        private final io.netty.channel.MultiThreadIoEventLoopGroup serverGroup;
+        private final io.netty.channel.MultiThreadIoEventLoopGroup clientGroup;
+        private final io.netty.channel.Channel server;
+        private final io.netty.channel.Channel client;
+        private final NettyClientHandler handler;
+
+        NettySide(int size) throws Exception {
+            serverGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                    io.netty.channel.nio.NioIoHandler.newFactory());
+            clientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                    io.netty.channel.nio.NioIoHandler.newFactory());
+            server = new io.netty.bootstrap.ServerBootstrap()
+                    .group(serverGroup)
+                    .channel(io.netty.channel.socket.nio.NioServerSocketChannel.class)
+                    .childOption(io.netty.channel.ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new NettyEchoHandler())
+                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+            handler = new NettyClientHandler(size);
+            client = new io.netty.bootstrap.Bootstrap()
+                    .group(clientGroup)
+                    .channel(io.netty.channel.socket.nio.NioSocketChannel.class)
+                    .option(io.netty.channel.ChannelOption.TCP_NODELAY, true)
+                    .handler(handler)
+                    .connect(server.localAddress()).sync().channel();
+        }
+
+        int run(int rounds) throws Exception {
+            CompletableFuture<Integer> done = new CompletableFuture<>();
+            client.eventLoop().execute(() -> handler.start(client, rounds, done));
+            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        void close() throws Exception {
+            client.close().sync();
+            server.close().sync();
+            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    @io.netty.channel.ChannelHandler.Sharable
+    static final class NettyEchoHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+            ctx.write(msg);
+        }
+
+        @Override
+        public void channelReadComplete(io.netty.channel.ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    static final class NettyClientHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
+        private final byte[] payload;
+        private int pending;
+        private int roundsLeft;
+        private int completed;
+        private CompletableFuture<Integer> done;
+
+        NettyClientHandler(int size) {
+            payload = new byte[size];
+        }
+
+        void start(io.netty.channel.Channel ch, int rounds, CompletableFuture<Integer> done) {
+            this.done = done;
+            this.roundsLeft = rounds;
+            this.completed = 0;
+            send(ch);
+        }
+
+        private void send(io.netty.channel.Channel ch) {
+            pending = payload.length;
+            io.netty.buffer.ByteBuf buf = ch.alloc().directBuffer(payload.length);
+            buf.writeBytes(payload);
+            ch.writeAndFlush(buf, ch.voidPromise());
+        }
+
+        @Override
+        public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+            io.netty.buffer.ByteBuf buf = (io.netty.buffer.ByteBuf) msg;
+            pending -= buf.readableBytes();
+            buf.release();
+            if (pending == 0) {
+                completed++;
+                if (--roundsLeft == 0) {
+                    done.complete(completed);
+                } else {
+                    send(ctx.channel());
+                }
+            }
+        }
+    }
+}
