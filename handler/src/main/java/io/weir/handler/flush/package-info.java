@@ -1,0 +1,2 @@
+/** {@link io.weir.handler.flush.FlushConsolidationHandler}: fewer flushes, fewer system calls. */
+package io.weir.handler.flush;
