@@ -4,9 +4,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -116,6 +119,53 @@ static jlong weir_bufferAddress(JNIEnv* env, jclass clazz, jobject buffer) {
     return address == NULL ? 0 : (jlong) (intptr_t) address;
 }
 
+/* Linux-only TCP option ids; kept in sync with Native.TCP_OPTION_*. */
+enum {
+    TCP_OPTION_QUICKACK = 0,
+    TCP_OPTION_CORK = 1,
+    TCP_OPTION_NOTSENT_LOWAT = 2,
+    TCP_OPTION_USER_TIMEOUT = 3,
+    TCP_OPTION_KEEPIDLE = 4,
+    TCP_OPTION_KEEPINTVL = 5,
+    TCP_OPTION_KEEPCNT = 6
+};
+
+static int tcp_option_name(jint option) {
+    switch (option) {
+        case TCP_OPTION_QUICKACK: return TCP_QUICKACK;
+        case TCP_OPTION_CORK: return TCP_CORK;
+        case TCP_OPTION_NOTSENT_LOWAT: return TCP_NOTSENT_LOWAT;
+        case TCP_OPTION_USER_TIMEOUT: return TCP_USER_TIMEOUT;
+        case TCP_OPTION_KEEPIDLE: return TCP_KEEPIDLE;
+        case TCP_OPTION_KEEPINTVL: return TCP_KEEPINTVL;
+        case TCP_OPTION_KEEPCNT: return TCP_KEEPCNT;
+        default: return -1;
+    }
+}
+
+static jint weir_setTcpOption(JNIEnv* env, jclass clazz, jint fd, jint option, jint value) {
+    int name = tcp_option_name(option);
+    if (name < 0) {
+        return -EINVAL;
+    }
+    int v = (int) value;
+    return setsockopt(fd, IPPROTO_TCP, name, &v, sizeof(v)) == -1 ? neg_errno() : 0;
+}
+
+/* The option's value (every one of them is >= 0), or -errno. */
+static jint weir_getTcpOption(JNIEnv* env, jclass clazz, jint fd, jint option) {
+    int name = tcp_option_name(option);
+    if (name < 0) {
+        return -EINVAL;
+    }
+    int v = 0;
+    socklen_t len = sizeof(v);
+    if (getsockopt(fd, IPPROTO_TCP, name, &v, &len) == -1) {
+        return neg_errno();
+    }
+    return v < 0 ? -EINVAL : (jint) v;
+}
+
 static const JNINativeMethod epoll_methods[] = {
     { "epollCreate", "()I", (void*) weir_epollCreate },
     { "epollCtl", "(IIII)I", (void*) weir_epollCtl },
@@ -129,6 +179,8 @@ static const JNINativeMethod epoll_methods[] = {
     { "sizeofEpollEvent", "()I", (void*) weir_sizeofEpollEvent },
     { "offsetofEpollData", "()I", (void*) weir_offsetofEpollData },
     { "bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void*) weir_bufferAddress },
+    { "setTcpOption", "(III)I", (void*) weir_setTcpOption },
+    { "getTcpOption", "(II)I", (void*) weir_getTcpOption },
 };
 
 JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {

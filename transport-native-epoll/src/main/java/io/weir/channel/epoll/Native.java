@@ -14,6 +14,15 @@ final class Native {
     static final int EPOLL_CTL_DEL = 2;
     static final int EPOLL_CTL_MOD = 3;
 
+    // Linux-only TCP option ids for setTcpOption/getTcpOption; the C enum lists the same values.
+    static final int TCP_OPTION_QUICKACK = 0;
+    static final int TCP_OPTION_CORK = 1;
+    static final int TCP_OPTION_NOTSENT_LOWAT = 2;
+    static final int TCP_OPTION_USER_TIMEOUT = 3;
+    static final int TCP_OPTION_KEEPIDLE = 4;
+    static final int TCP_OPTION_KEEPINTVL = 5;
+    static final int TCP_OPTION_KEEPCNT = 6;
+
     private Native() {
     }
 
@@ -39,4 +48,8 @@ final class Native {
     static native int offsetofEpollData();
     /** The address of a direct buffer's first byte; 0 for a heap buffer. */
     static native long bufferAddress(java.nio.ByteBuffer buffer);
+    /** {@code setsockopt(IPPROTO_TCP)} of one of the TCP_OPTION_* ids; -EINVAL for an unknown id. */
+    static native int setTcpOption(int fd, int option, int value);
+    /** The value ({@code >= 0}) of one of the TCP_OPTION_* ids, or -errno. */
+    static native int getTcpOption(int fd, int option);
 }

@@ -300,10 +300,23 @@ class EpollIoHandlerTest {
             clients.add(pair[0]);
         }
         assertThat(((SingleThreadIoEventLoop) loop).registeredChannels()).isEqualTo(count);
-        // All become readable before the loop looks (it is blocked; the writes happen here).
+        // All must be readable before the loop next waits: keep it busy in a task while the writes happen,
+        // otherwise it may wake on the first write and never see more than a few at once.
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        loop.execute(() -> {
+            busy.countDown();
+            try {
+                written.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(busy.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
         for (Socket client : clients) {
             SocketHandle.write(client, "!");
         }
+        written.countDown();
         for (SocketHandle handle : handles) {
             assertThat(handle.nextEvent().isReadable()).isTrue();
         }
