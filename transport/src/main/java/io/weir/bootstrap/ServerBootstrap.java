@@ -3,7 +3,6 @@ package io.weir.bootstrap;
 import io.weir.channel.AttributeKey;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelConfig;
-import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;

@@ -10,7 +10,6 @@ import io.weir.channel.ChannelPipeline;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FileRegion;
 import io.weir.channel.RecvByteBufAllocator;
-import io.weir.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
@@ -248,8 +247,4 @@ public abstract class AbstractNioByteChannel extends AbstractNioChannel {
         return false;
     }
 
-    /** Releases {@code msg} quietly; for subclasses dropping what they cannot write. */
-    static void release(Object msg) {
-        ReferenceCountUtil.safeRelease(msg);
-    }
 }
