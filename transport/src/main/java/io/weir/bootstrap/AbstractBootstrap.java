@@ -199,7 +199,11 @@ public abstract class AbstractBootstrap<B extends AbstractBootstrap<B, C>, C ext
                 promise.tryFailure(f.cause());
                 return;
             }
-            channel.bind(address, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            // Later, not from inside the registration: its listeners run before channelRegistered fires and
+            // before the pipeline looks at isActive(), so a bind from here would make channelActive fire early
+            // (before the handlers that registration tasks add) and twice.
+            channel.eventLoop().execute(() ->
+                    channel.bind(address, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE));
         });
         return promise;
     }

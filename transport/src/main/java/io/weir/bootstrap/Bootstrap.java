@@ -140,7 +140,9 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
         ChannelPromise promise = channel.newPromise();
         registered.addListener(f -> {
             if (f.isSuccess()) {
-                resolveAndConnect(channel, remote, local, promise);
+                // Later, for the reason AbstractBootstrap binds later: a connect that completes at once would
+                // fire channelActive from inside the registration.
+                channel.eventLoop().execute(() -> resolveAndConnect(channel, remote, local, promise));
             } else {
                 promise.tryFailure(f.cause());
             }

@@ -128,4 +128,38 @@ class BootstrapTest {
         assertThat(bound.channel().eventLoop()).isSameAs(given.getNow(null));
         bound.channel().close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
+
+    /**
+     * Binding from inside the registration's listeners made the pipeline see an active channel while it was
+     * still announcing the registration: channelActive fired twice, the first time before the acceptor was
+     * added, so the first connections were closed as unhandled.
+     */
+    @Test
+    void aBoundServerIsAnnouncedActiveOnceAndOnlyAfterItsHandlersAreInPlace() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger activations = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<String> pipelineAtActivation = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ChannelFuture bound = new ServerBootstrap().group(parent, child)
+                .channel(io.weir.channel.nio.NioServerSocketChannel.class)
+                .handler(new ChannelHandler() {
+                    @Override
+                    public void channelActive(ChannelHandlerContext ctx) {
+                        activations.incrementAndGet();
+                        pipelineAtActivation.addAll(ctx.pipeline().names());
+                        ctx.fireChannelActive();
+                    }
+                })
+                .childHandler(AbstractTransportScenarioTest.NOOP)
+                .bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+        assertThat(bound.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(bound.cause()).isNull();
+        Channel server = bound.channel();
+        try {
+            // Tasks run in order: once this one ran, every event the bind queued has fired.
+            server.eventLoop().submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThat(activations.get()).isEqualTo(1);
+            assertThat(pipelineAtActivation).anyMatch(name -> name.startsWith("Acceptor"));
+        } finally {
+            server.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
 }
