@@ -8,6 +8,7 @@ import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelOption;
 import io.weir.channel.DatagramPacket;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
@@ -15,6 +16,8 @@ import io.weir.channel.nio.NioDatagramChannel;
 import io.weir.channel.nio.NioIoHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -142,6 +145,38 @@ class NioDatagramChannelTest {
             assertThat(f.cause()).isInstanceOf(IllegalStateException.class).hasMessageContaining("239.255.0.1");
         } finally {
             client.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aJoinedMulticastGroupDeliversWhatIsSentToIt() throws Exception {
+        NetworkInterface loopback = NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress());
+        Receiver receiver = new Receiver();
+        ChannelFuture bound = new Bootstrap().group(group)
+                .channelFactory(loop -> new NioDatagramChannel(loop, StandardProtocolFamily.INET))
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.IP_MULTICAST_IF, loopback)
+                .handler(receiver)
+                .bind(new InetSocketAddress(0));
+        assertThat(bound.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(bound.cause()).isNull();
+        NioDatagramChannel ch = (NioDatagramChannel) bound.channel();
+        try {
+            assertThat(ch.config().getOption(ChannelOption.IP_MULTICAST_IF)).isEqualTo(loopback);
+            InetAddress multicastGroup = InetAddress.getByName("239.255.27.1");
+            ChannelFuture joined = ch.joinGroup(multicastGroup, loopback);
+            assertThat(joined.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(joined.cause()).isNull();
+
+            InetSocketAddress target = new InetSocketAddress(multicastGroup, ch.localAddress().getPort());
+            ch.writeAndFlush(new DatagramPacket(Unpooled.copiedBuffer("to the group", StandardCharsets.UTF_8), target));
+            assertThat(receiver.received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).startsWith("to the group from ");
+
+            ChannelFuture left = ch.leaveGroup(multicastGroup);
+            assertThat(left.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(left.cause()).isNull();
+        } finally {
+            ch.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
     }
 }
