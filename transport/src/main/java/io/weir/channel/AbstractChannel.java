@@ -633,9 +633,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         boolean firstRegistration = neverRegistered;
         neverRegistered = false;
         registered = true;
+        // Read before the promise's listeners run: one of them may bind or connect, and that operation
+        // fires channelActive itself; this one must not fire it a second time.
+        boolean activeAtRegistration = isActive();
         promise.trySuccess();
         pipeline.fireChannelRegistered();
-        if (isActive()) {
+        if (activeAtRegistration) {
             if (firstRegistration) {
                 // Only once: a channel deregistered and registered again is not newly active.
                 pipeline.fireChannelActive();

@@ -101,6 +101,25 @@ class AbstractChannelTest {
     }
 
     @Test
+    void bindingFromTheRegistrationListenerFiresChannelActiveExactlyOnce() throws Exception {
+        TestChannel ch = new TestChannel(loop);
+        java.util.concurrent.atomic.AtomicInteger actives = new java.util.concurrent.atomic.AtomicInteger();
+        ch.pipeline().addLast(new ChannelHandler() {
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) {
+                actives.incrementAndGet();
+            }
+        });
+        CountDownLatch bound = new CountDownLatch(1);
+        ch.register().addListener(f -> ch.bind(new InetSocketAddress(0)).addListener(b -> bound.countDown()));
+        assertThat(bound.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        drainLoop();
+        assertThat(ch.isActive()).isTrue();
+        assertThat(actives.get()).isEqualTo(1);
+        ch.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Test
     void handlerAddedFromAnotherThreadRunsOnTheLoop() throws Exception {
         TestChannel ch = registered();
         CountDownLatch added = new CountDownLatch(1);
