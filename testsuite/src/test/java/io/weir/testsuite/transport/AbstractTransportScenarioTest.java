@@ -1,7 +1,9 @@
-package io.weir.bootstrap;
+package io.weir.testsuite.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.bootstrap.Bootstrap;
+import io.weir.bootstrap.ServerBootstrap;
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;

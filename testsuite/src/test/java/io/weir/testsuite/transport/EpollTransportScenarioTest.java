@@ -1,0 +1,55 @@
+package io.weir.testsuite.transport;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.weir.bootstrap.Bootstrap;
+import io.weir.bootstrap.ServerBootstrap;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.epoll.Epoll;
+import io.weir.channel.epoll.EpollIoHandler;
+import io.weir.channel.epoll.EpollServerSocketChannel;
+import io.weir.channel.epoll.EpollSocketChannel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The shared scenarios over the native epoll TCP channels. Skipped, with the reason, where the epoll library
+ * cannot be loaded (not Linux, no library for this CPU, native access refused).
+ */
+class EpollTransportScenarioTest extends AbstractTransportScenarioTest {
+
+    @BeforeAll
+    static void requireEpoll() {
+        assumeTrue(Epoll.isAvailable(), () -> "epoll is not available: " + Epoll.unavailabilityCause());
+    }
+
+    @Override
+    EventLoopGroup newGroup() {
+        return new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
+    }
+
+    @Override
+    ServerBootstrap serverChannel(ServerBootstrap b) {
+        return b.channel(EpollServerSocketChannel.class);
+    }
+
+    @Override
+    Bootstrap clientChannel(Bootstrap b) {
+        return b.channel(EpollSocketChannel.class);
+    }
+
+    @Override
+    SocketAddress bindAddress() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    @Override
+    void smallTransportBuffers(ServerBootstrap server, Bootstrap client) {
+        server.childOption(ChannelOption.SO_RCVBUF, 8 * 1024);
+        client.option(ChannelOption.SO_SNDBUF, 8 * 1024);
+    }
+}
