@@ -13,7 +13,9 @@ import io.weir.channel.ChannelShutdownDirection;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
 import io.weir.channel.RecvByteBufAllocator;
+import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.IovArray;
+import io.weir.channel.unix.NativeIoException;
 import io.weir.channel.unix.Socket;
 import io.weir.util.concurrent.FastThreadLocal;
 import java.io.IOException;
@@ -83,7 +85,16 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
     @Override
     protected void doShutdown(ChannelShutdownDirection direction) throws Exception {
         if (direction == ChannelShutdownDirection.INBOUND) {
-            socket.shutdown(true, false);
+            try {
+                socket.shutdown(true, false);
+            } catch (NativeIoException e) {
+                // Once both sides sent their FIN (this output shut down, then the peer's FIN read) the kernel
+                // has left the connected state: shutdown(2) still marks the reading side shut but reports
+                // ENOTCONN. Nothing can arrive any more, so the input is down as asked.
+                if (e.errno() != Errors.ENOTCONN) {
+                    throw e;
+                }
+            }
             inputShutdown = true;
             inputDone();
         } else {

@@ -220,6 +220,38 @@ class EpollSocketChannelTest {
         assertThat(serverSide.await()).containsExactly(4, 3, 2, 1);
     }
 
+    /**
+     * After both FINs the kernel reports ENOTCONN for {@code shutdown(SHUT_RD)}; the half-closing channel must still
+     * see its input shut down, not close as if the shutdown had failed.
+     */
+    @Test
+    void peerFinAfterOwnOutputShutdownHalfClosesInsteadOfClosing() throws Exception {
+        EpollServerSocketChannel server = echoServer();
+        CompletableFuture<Void> clientInputShutdown = new CompletableFuture<>();
+        EpollSocketChannel client = track(EpollChannels.client(clientLoop, server.localAddress(),
+                c -> c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true), new ChannelHandler() {
+                    @Override
+                    public void channelShutdown(ChannelHandlerContext ctx, ChannelShutdownEvent event) {
+                        if (event == ChannelInputShutdownEvent.INSTANCE) {
+                            clientInputShutdown.complete(null);
+                        }
+                    }
+
+                    @Override
+                    public void channelInactive(ChannelHandlerContext ctx) {
+                        clientInputShutdown.completeExceptionally(new AssertionError("closed instead"));
+                    }
+                }));
+
+        // The echo child, without half-closure, closes on the client's FIN and so sends its own.
+        client.shutdownOutput().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        clientInputShutdown.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+        assertThat(client.isOpen()).isTrue();
+        assertThat(client.isInputShutdown()).isTrue();
+        assertThat(client.isOutputShutdown()).isTrue();
+    }
+
     /** Records each read and read-complete; reads with auto-read off are driven by the test. */
     private static final class ManualReader extends Collector {
         final Semaphore readCompletes = new Semaphore(0);
