@@ -1,6 +1,7 @@
 package io.weir.testsuite.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.bootstrap.Bootstrap;
 import io.weir.bootstrap.ServerBootstrap;
@@ -11,11 +12,16 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelInputShutdownEvent;
 import io.weir.channel.ChannelOption;
+import io.weir.channel.ChannelShutdownEvent;
+import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.WriteBufferWaterMark;
+import java.net.ConnectException;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -51,8 +57,19 @@ abstract class AbstractTransportScenarioTest {
     /** Where servers bind (an ephemeral port or a fresh name). */
     abstract SocketAddress bindAddress();
 
+    /** An address of this transport's kind at which nothing listens (a port just freed, a name never bound). */
+    abstract SocketAddress unboundAddress() throws Exception;
+
     /** Makes the transport's own buffering (socket buffers) small, so that backpressure shows quickly. */
     void smallTransportBuffers(ServerBootstrap server, Bootstrap client) {
+    }
+
+    /**
+     * Whether this transport's connections are {@link DuplexChannel}s that can shut one direction down; the
+     * half-closure scenarios are skipped (reported as such) where they are not.
+     */
+    boolean supportsHalfClosure() {
+        return true;
     }
 
     @BeforeEach
@@ -137,19 +154,18 @@ abstract class AbstractTransportScenarioTest {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf buf = (ByteBuf) msg;
-            try {
-                int n = buf.readableBytes();
-                int at = count.get();
-                if (at + n > received.length) {
-                    done.completeExceptionally(new AssertionError("more bytes than expected: " + (at + n)));
-                    return;
-                }
-                buf.readBytes(received, at, n);
-                if (count.addAndGet(n) == received.length) {
-                    done.complete(received);
-                }
-            } finally {
+            int n = buf.readableBytes();
+            int at = count.get();
+            if (at + n > received.length) {
                 buf.release();
+                done.completeExceptionally(new AssertionError("more bytes than expected: " + (at + n)));
+                return;
+            }
+            buf.readBytes(received, at, n);
+            // Released before completing: a test that sees the bytes may check that every buffer is gone.
+            buf.release();
+            if (count.addAndGet(n) == received.length) {
+                done.complete(received);
             }
         }
 
@@ -193,24 +209,36 @@ abstract class AbstractTransportScenarioTest {
     }
 
     @Test
-    void manyConcurrentConnectionsAreEachEchoed() throws Exception {
-        int connections = 200;
+    void aThousandConcurrentConnectionsAreEachEchoed() throws Exception {
+        int connections = 1000;
+        // Connects are started in waves no larger than the smallest default accept queue (NIO's 50), so that a
+        // full queue never drops a SYN and leaves a connect waiting for the kernel's retransmission; every
+        // connection stays open until all of them have been echoed.
+        int wave = 50;
         Channel server = bind(server(new EchoHandler()));
         List<Collector> collectors = new ArrayList<>();
-        List<ChannelFuture> connects = new ArrayList<>();
-        for (int i = 0; i < connections; i++) {
-            Collector collector = new Collector(32);
-            collectors.add(collector);
-            connects.add(client(collector).connect(server.localAddress()));
+        List<Channel> clients = new ArrayList<>();
+        for (int first = 0; first < connections; first += wave) {
+            List<ChannelFuture> connects = new ArrayList<>();
+            for (int i = first; i < Math.min(first + wave, connections); i++) {
+                Collector collector = new Collector(32);
+                collectors.add(collector);
+                connects.add(client(collector).connect(server.localAddress()));
+            }
+            for (ChannelFuture f : connects) {
+                assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+                assertThat(f.cause()).isNull();
+                clients.add(track(f.channel()));
+            }
         }
         for (int i = 0; i < connections; i++) {
-            ChannelFuture f = connects.get(i);
-            assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-            assertThat(f.cause()).isNull();
-            track(f.channel()).writeAndFlush(Unpooled.copiedBuffer(randomBytes(32, i)));
+            clients.get(i).writeAndFlush(Unpooled.copiedBuffer(randomBytes(32, i)));
         }
         for (int i = 0; i < connections; i++) {
             assertThat(collectors.get(i).done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(randomBytes(32, i));
+        }
+        for (Channel client : clients) {
+            assertThat(client.isActive()).isTrue();
         }
     }
 
@@ -423,5 +451,99 @@ abstract class AbstractTransportScenarioTest {
         } finally {
             serverGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void halfClosureKeepsTheOtherDirectionOpenBothWays() throws Exception {
+        assumeHalfClosure();
+        CompletableFuture<String> serverSaw = new CompletableFuture<>();
+        CompletableFuture<Boolean> serverReplyWritten = new CompletableFuture<>();
+        ServerBootstrap sb = server(new ChannelHandler() {
+            final StringBuilder text = new StringBuilder();
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ByteBuf buf = (ByteBuf) msg;
+                text.append(buf.toString(StandardCharsets.US_ASCII));
+                buf.release();
+            }
+
+            @Override
+            public void channelShutdown(ChannelHandlerContext ctx, ChannelShutdownEvent event) {
+                if (event instanceof ChannelInputShutdownEvent) {
+                    DuplexChannel ch = (DuplexChannel) ctx.channel();
+                    serverSaw.complete(text + (ch.isInputShutdown() && !ch.isOutputShutdown() && ch.isOpen()
+                            ? "|half-open" : "|wrong state"));
+                    // The peer stopped sending; this side may still answer, then say goodbye itself.
+                    ctx.writeAndFlush(Unpooled.copiedBuffer("pong", StandardCharsets.US_ASCII))
+                            .addListener(f -> {
+                                serverReplyWritten.complete(f.isSuccess());
+                                ch.shutdownOutput();
+                            });
+                }
+            }
+        }).childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        CompletableFuture<String> clientSaw = new CompletableFuture<>();
+        StringBuilder clientText = new StringBuilder();
+        Bootstrap cb = client(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ByteBuf buf = (ByteBuf) msg;
+                clientText.append(buf.toString(StandardCharsets.US_ASCII));
+                buf.release();
+            }
+
+            @Override
+            public void channelShutdown(ChannelHandlerContext ctx, ChannelShutdownEvent event) {
+                if (event instanceof ChannelInputShutdownEvent) {
+                    clientSaw.complete(clientText + (ctx.channel().isOpen() ? "|open" : "|closed"));
+                }
+            }
+        }).option(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        Channel server = bind(sb);
+        DuplexChannel client = (DuplexChannel) connect(cb, server.localAddress());
+
+        client.writeAndFlush(Unpooled.copiedBuffer("ping", StandardCharsets.US_ASCII));
+        ChannelFuture shutdown = client.shutdownOutput();
+        assertThat(shutdown.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(shutdown.cause()).isNull();
+        assertThat(client.isOutputShutdown()).isTrue();
+
+        assertThat(serverSaw.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo("ping|half-open");
+        assertThat(serverReplyWritten.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(clientSaw.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo("pong|open");
+        assertThat(client.isInputShutdown()).isTrue();
+        // Writing after shutting the output down fails instead of vanishing.
+        ChannelFuture late = client.writeAndFlush(Unpooled.copiedBuffer("late", StandardCharsets.US_ASCII));
+        assertThat(late.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(late.isSuccess()).isFalse();
+    }
+
+    @Test
+    void endOfStreamWithoutHalfClosureClosesTheChannel() throws Exception {
+        assumeHalfClosure();
+        CountDownLatch childInactive = new CountDownLatch(1);
+        Channel server = bind(server(new ChannelHandler() {
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                childInactive.countDown();
+            }
+        }));
+        DuplexChannel client = (DuplexChannel) connect(client(new ChannelHandler() { }), server.localAddress());
+        client.shutdownOutput();
+        assertThat(childInactive.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void connectionRefusedFailsTheFutureWithConnectExceptionNamingTheAddress() throws Exception {
+        SocketAddress nobody = unboundAddress();
+        ChannelFuture f = client(NOOP).connect(nobody);
+        assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.cause()).isInstanceOf(ConnectException.class).hasMessageContaining(String.valueOf(nobody));
+        assertThat(f.channel().closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private void assumeHalfClosure() {
+        assumeTrue(supportsHalfClosure(), () -> getClass().getSimpleName() + ": connections are not DuplexChannels");
     }
 }

@@ -4,23 +4,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.bootstrap.Bootstrap;
 import io.weir.bootstrap.ServerBootstrap;
-import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.Epoll;
 import io.weir.channel.epoll.EpollIoHandler;
 import io.weir.channel.epoll.EpollServerSocketChannel;
 import io.weir.channel.epoll.EpollSocketChannel;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The shared scenarios over the native epoll TCP channels. Skipped, with the reason, where the epoll library
+ * The shared and the TCP scenarios over the native epoll TCP channels. Skipped, with the reason, where the epoll library
  * cannot be loaded (not Linux, no library for this CPU, native access refused).
  */
-class EpollTransportScenarioTest extends AbstractTransportScenarioTest {
+class EpollTransportScenarioTest extends AbstractSocketTransportScenarioTest {
 
     @BeforeAll
     static void requireEpoll() {
@@ -40,16 +36,5 @@ class EpollTransportScenarioTest extends AbstractTransportScenarioTest {
     @Override
     Bootstrap clientChannel(Bootstrap b) {
         return b.channel(EpollSocketChannel.class);
-    }
-
-    @Override
-    SocketAddress bindAddress() {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-    }
-
-    @Override
-    void smallTransportBuffers(ServerBootstrap server, Bootstrap client) {
-        server.childOption(ChannelOption.SO_RCVBUF, 8 * 1024);
-        client.option(ChannelOption.SO_SNDBUF, 8 * 1024);
     }
 }

@@ -1,0 +1,108 @@
+package io.weir.testsuite.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.bootstrap.Bootstrap;
+import io.weir.bootstrap.ServerBootstrap;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.ConnectTimeoutException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
+import java.nio.channels.ServerSocketChannel;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scenarios of every TCP transport (NIO, epoll) on top of the shared ones: loopback addresses, socket
+ * options, connect timeouts and host-name resolution.
+ */
+abstract class AbstractSocketTransportScenarioTest extends AbstractTransportScenarioTest {
+
+    @Override
+    SocketAddress bindAddress() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    @Override
+    void smallTransportBuffers(ServerBootstrap server, Bootstrap client) {
+        server.childOption(ChannelOption.SO_RCVBUF, 8 * 1024);
+        client.option(ChannelOption.SO_SNDBUF, 8 * 1024);
+    }
+
+    @Override
+    SocketAddress unboundAddress() throws Exception {
+        // A port the kernel just handed out and took back: nothing listens there for the rest of the test.
+        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return probe.getLocalAddress();
+        }
+    }
+
+    @Test
+    void tcpNoDelayIsOnByDefaultAndOptionsReachTheSocket() throws Exception {
+        Channel server = bind(server(new EchoHandler()).option(ChannelOption.SO_BACKLOG, 128));
+        Channel client = connect(client(new ChannelHandler() { })
+                .option(ChannelOption.SO_KEEPALIVE, true), server.localAddress());
+        assertThat(client.config().getOption(ChannelOption.TCP_NODELAY)).isTrue();
+        assertThat(client.config().getOption(ChannelOption.SO_KEEPALIVE)).isTrue();
+        assertThat(server.config().getOption(ChannelOption.SO_BACKLOG)).isEqualTo(128);
+        assertThat(client.config().getOptions()).containsKeys(ChannelOption.SO_LINGER, ChannelOption.IP_TOS);
+    }
+
+    /**
+     * A listener whose accept queue is full drops further SYNs, so a connect to it neither succeeds nor is
+     * refused: only the connect timeout ends it. (A non-routable address would do too, but sandboxes often
+     * answer those through a proxy.)
+     */
+    @Test
+    void connectThatNeverCompletesFailsWithConnectTimeoutException() throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+            SocketAddress address = listener.getLocalAddress();
+            Bootstrap b = client(NOOP).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 300);
+            Throwable timeout = null;
+            for (int attempt = 0; attempt < 64 && timeout == null; attempt++) {
+                ChannelFuture f = b.connect(address);
+                assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+                if (f.isSuccess()) {
+                    track(f.channel());
+                    continue;
+                }
+                assertThat(f.cause()).isInstanceOf(ConnectException.class);
+                assertThat(f.channel().closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+                timeout = f.cause();
+            }
+            assertThat(timeout).isInstanceOf(ConnectTimeoutException.class).hasMessageContaining("300 ms");
+        }
+    }
+
+    @Test
+    void anUnresolvedHostNameIsResolvedBeforeConnecting() throws Exception {
+        Channel server = bind(server(new EchoHandler()));
+        int port = ((InetSocketAddress) server.localAddress()).getPort();
+        Collector collector = new Collector(3);
+        ChannelFuture f = client(collector).connect("localhost", port);
+        assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        if (f.cause() != null) {
+            // "localhost" may resolve to ::1 first while the server listens on 127.0.0.1 only.
+            assertThat(f.cause()).isInstanceOf(ConnectException.class);
+            return;
+        }
+        track(f.channel()).writeAndFlush(Unpooled.copiedBuffer(new byte[] {1, 2, 3}));
+        assertThat(collector.done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void anUnknownHostFailsTheConnectFuture() throws Exception {
+        ChannelFuture f = client(new ChannelHandler() { }).connect("no-such-host.invalid", 80);
+        assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.cause()).isInstanceOf(UnknownHostException.class);
+    }
+}
