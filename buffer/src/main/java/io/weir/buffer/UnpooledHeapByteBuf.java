@@ -24,6 +24,9 @@ class UnpooledHeapByteBuf extends AbstractReferenceCountedByteBuf {
     private final ByteBufAllocator alloc;
     private final int maxCapacity;
     byte[] array;
+    /** A wrapper of {@link #internalViewSource}, reused by {@link #internalNioBuffer} while it is the array. */
+    private ByteBuffer internalView;
+    private byte[] internalViewSource;
 
     /** A new buffer of {@code initialCapacity} bytes with unspecified content. */
     UnpooledHeapByteBuf(ByteBufAllocator alloc, int initialCapacity, int maxCapacity) {
@@ -214,5 +217,15 @@ class UnpooledHeapByteBuf extends AbstractReferenceCountedByteBuf {
     @Override
     ByteBuffer _nioBuffer(int index, int length) {
         return ByteBuffer.wrap(array, index, length).slice();
+    }
+
+    @Override
+    ByteBuffer _internalNioBuffer(int index, int length) {
+        ByteBuffer view = internalView;
+        if (view == null || internalViewSource != array) {
+            internalViewSource = array;
+            internalView = view = ByteBuffer.wrap(array);
+        }
+        return rangeOf(view, index, length);
     }
 }
