@@ -634,11 +634,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         neverRegistered = false;
         registered = true;
         // Read before the promise's listeners run: one of them may bind or connect, and that operation
-        // fires channelActive itself; this one must not fire it a second time.
+        // fires channelActive itself; this one must not fire it a second time. Read again after
+        // channelRegistered: a handler may have closed the channel there (a filter rejecting it).
         boolean activeAtRegistration = isActive();
         promise.trySuccess();
         pipeline.fireChannelRegistered();
-        if (activeAtRegistration) {
+        if (activeAtRegistration && isActive()) {
             if (firstRegistration) {
                 // Only once: a channel deregistered and registered again is not newly active.
                 pipeline.fireChannelActive();
