@@ -2,6 +2,7 @@ package io.weir.channel.nio;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
+import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelConfig;
@@ -151,16 +152,10 @@ public abstract class AbstractNioByteChannel extends AbstractNioChannel {
                 + " (expected: ByteBuf, FileRegion)");
     }
 
-    /** A direct copy of {@code buf}'s readable bytes; releases {@code buf}. */
+    /** A direct copy of {@code buf}'s readable bytes; releases {@code buf} (the copy is released if it fails). */
     private ByteBuf newDirectBuffer(ByteBuf buf) {
         try {
-            int readable = buf.readableBytes();
-            if (readable == 0) {
-                return Unpooled.EMPTY_BUFFER;
-            }
-            ByteBuf direct = alloc().directBuffer(readable);
-            direct.writeBytes(buf, buf.readerIndex(), readable);
-            return direct;
+            return buf.isReadable() ? ByteBufUtil.copyToDirect(alloc(), buf) : Unpooled.EMPTY_BUFFER;
         } finally {
             buf.release();
         }

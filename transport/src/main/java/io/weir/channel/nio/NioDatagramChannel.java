@@ -1,6 +1,7 @@
 package io.weir.channel.nio;
 
 import io.weir.buffer.ByteBuf;
+import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.ByteBufAllocator;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
@@ -255,11 +256,9 @@ public class NioDatagramChannel extends AbstractNioChannel {
                 + " (expected: DatagramPacket, ByteBuf)");
     }
 
+    /** A direct copy of {@code buf}'s readable bytes, released again if the copy fails; {@code buf} stays the caller's. */
     private ByteBuf directCopy(ByteBuf buf) {
-        int readable = buf.readableBytes();
-        ByteBuf direct = alloc().directBuffer(Math.max(1, readable));
-        direct.writeBytes(buf, buf.readerIndex(), readable);
-        return direct;
+        return ByteBufUtil.copyToDirect(alloc(), buf);
     }
 
     /** Sends flushed datagrams, at most {@link ChannelOption#WRITE_SPIN_COUNT} per call, one per system call. */
