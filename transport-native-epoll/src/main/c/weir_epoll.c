@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "weir_unix.h"
+#include "weir_epoll_dgram.h"
 
 #define EPOLL_NATIVE_CLASS "io/weir/channel/epoll/Native"
 
@@ -193,6 +194,10 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
     }
     if (weir_register_natives(env, EPOLL_NATIVE_CLASS, epoll_methods,
                               (jint) (sizeof(epoll_methods) / sizeof(epoll_methods[0]))) != 0) {
+        weir_unix_jni_unload(env);
+        return JNI_ERR;
+    }
+    if (weir_epoll_dgram_jni_load(env) != 0) {
         weir_unix_jni_unload(env);
         return JNI_ERR;
     }

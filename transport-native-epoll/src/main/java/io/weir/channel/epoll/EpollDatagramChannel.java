@@ -1,0 +1,639 @@
+package io.weir.channel.epoll;
+
+import static io.weir.channel.epoll.NativeDatagram.MAX_MESSAGES_PER_SYSCALL;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.ByteBufAllocator;
+import io.weir.buffer.ByteBufUtil;
+import io.weir.channel.ChannelConfig;
+import io.weir.channel.ChannelException;
+import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelMetadata;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.ChannelOutboundBuffer;
+import io.weir.channel.ChannelPipeline;
+import io.weir.channel.ChannelPromise;
+import io.weir.channel.DatagramPacket;
+import io.weir.channel.EventLoop;
+import io.weir.channel.FixedRecvByteBufAllocator;
+import io.weir.channel.RecvByteBufAllocator;
+import io.weir.channel.unix.Errors;
+import io.weir.channel.unix.Socket;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.PortUnreachableException;
+import java.net.ProtocolFamily;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.NotYetConnectedException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A UDP socket over the Linux epoll transport: the drop-in counterpart of {@code NioDatagramChannel} on loops of
+ * {@code new MultiThreadIoEventLoopGroup(n, EpollIoHandler.newFactory())}, with the same API. Reads arrive as
+ * {@link DatagramPacket}s (sender and local address filled in, content a direct buffer the handler owns); writes
+ * take {@link DatagramPacket}s, or plain {@link ByteBuf}s once the channel is {@linkplain #connect connected}.
+ * Heap (or multi-component) content is copied once into a direct buffer as it is written.
+ *
+ * <p><b>Batched I/O.</b> One read readiness receives up to
+ * {@link ChannelOption#MAX_MESSAGES_PER_READ} datagrams (16 by default) with as few {@code recvmmsg(2)} calls
+ * as possible ({@value NativeDatagram#MAX_MESSAGES_PER_SYSCALL} at most per call), each into its own pooled
+ * direct buffer of the {@link ChannelOption#RCVBUF_ALLOCATOR}'s size ({@value #DEFAULT_RECEIVE_BUFFER_BYTES} bytes
+ * by default, a {@link FixedRecvByteBufAllocator}). Buffers a call did not fill stay with the channel for the next
+ * read (so at most one batch of them, released when the channel closes), and a batch of one uses
+ * {@code recvfrom(2)}. A flush sends the flushed datagrams with {@code sendmmsg(2)}, up to
+ * {@value NativeDatagram#MAX_MESSAGES_PER_SYSCALL} per call and {@link ChannelOption#WRITE_SPIN_COUNT} calls per
+ * flush, a single one with {@code sendto(2)}; datagrams the socket buffer could not take stay queued until
+ * {@code EPOLLOUT}. Reading is edge-triggered: a read that stopped at the message limit comes back as a task.
+ *
+ * <p><b>Truncated datagrams are dropped, not delivered.</b> A datagram larger than its receive buffer is cut by the
+ * kernel; this channel asks the kernel for each datagram's real length, drops such a datagram and fires a
+ * {@link TruncatedDatagramException} (the channel stays open). This is a safety improvement over
+ * {@code NioDatagramChannel}, which cannot tell (the JDK silently hands over the first bytes), so a protocol
+ * parser never sees half a message.
+ *
+ * <p><b>Errors.</b> Writing to an unresolved address fails that write's promise with
+ * {@link UnresolvedAddressException}; a plain buffer written while not connected with
+ * {@link NotYetConnectedException}; a datagram the kernel refuses (no route, too long) fails its own promise only.
+ * A {@link PortUnreachableException} (an ICMP answer to an earlier send on a connected channel) is fired as an
+ * exception event, or fails the write it was reported for, and does not close the channel; other read failures
+ * close it.
+ *
+ * <p>The channel is active once bound (a connect binds an unbound socket). {@link #connect} filters what is
+ * received to one peer and lets plain buffers be written; {@link #disconnect()} undoes it, and the channel stays
+ * bound and active if it was bound explicitly.
+ *
+ * <p>Options (besides those of every channel), read from and written to the socket:
+ * {@link ChannelOption#SO_BROADCAST}, {@link ChannelOption#SO_RCVBUF}, {@link ChannelOption#SO_SNDBUF},
+ * {@link ChannelOption#SO_REUSEADDR}, {@link ChannelOption#IP_TOS}, {@link ChannelOption#IP_MULTICAST_IF},
+ * {@link ChannelOption#IP_MULTICAST_TTL}, {@link ChannelOption#IP_MULTICAST_LOOP_DISABLED}, and
+ * {@link EpollChannelOption#SO_REUSEPORT} (several sockets on one port, datagrams spread across them). A failure
+ * to read or set one is a {@link ChannelException}. Multicast groups are joined and left with {@link #joinGroup}
+ * and {@link #leaveGroup}, whose futures complete on the event loop.
+ *
+ * <p>Thread-safe as every channel.
+ */
+public final class EpollDatagramChannel extends AbstractEpollChannel {
+    /** Default size of the buffer each datagram is received into, in bytes (as {@code NioDatagramChannel}'s). */
+    public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 2048;
+
+    private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
+
+    private final EpollDatagramChannelConfig config;
+    private final Batcher batcher = new Batcher();
+    // Event loop only: receive buffers not filled yet, at the slot indexes of the next recvmmsg.
+    private final ByteBuf[] spares = new ByteBuf[MAX_MESSAGES_PER_SYSCALL];
+    // Event loop only.
+    private final List<Membership> memberships = new ArrayList<>();
+    // Read from any thread through isActive() and isConnected().
+    private volatile boolean bound;
+    private volatile boolean connected;
+
+    /**
+     * A new, unbound UDP socket (IPv6 dual-stack where the kernel supports it) on {@code eventLoop}.
+     *
+     * @throws NullPointerException if {@code eventLoop} is null
+     * @throws IllegalArgumentException if {@code eventLoop} does not run an {@link EpollIoHandler}
+     * @throws ChannelException if the socket cannot be opened
+     * @throws UnsatisfiedLinkError if {@link Epoll#isAvailable()} is false
+     */
+    public EpollDatagramChannel(EventLoop eventLoop) {
+        this(eventLoop, newDatagramSocket(null));
+    }
+
+    /**
+     * A new, unbound UDP socket of {@code family}: {@link StandardProtocolFamily#INET} (IPv4 only) or
+     * {@link StandardProtocolFamily#INET6} (dual-stack).
+     *
+     * @throws IllegalArgumentException if {@code family} is neither, or as {@link #EpollDatagramChannel(EventLoop)}
+     * @throws ChannelException if the socket cannot be opened (for instance INET6 on a kernel without IPv6)
+     */
+    public EpollDatagramChannel(EventLoop eventLoop, ProtocolFamily family) {
+        this(eventLoop, newDatagramSocket(Objects.requireNonNull(family, "family")));
+    }
+
+    private EpollDatagramChannel(EventLoop eventLoop, Socket socket) {
+        super(null, checkCompatible(eventLoop, socket), socket, false, EpollIoOps.NONE);
+        this.config = new EpollDatagramChannelConfig(this, socket, METADATA.defaultMaxMessagesPerRead());
+        config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DEFAULT_RECEIVE_BUFFER_BYTES));
+    }
+
+    private static Socket newDatagramSocket(ProtocolFamily family) {
+        boolean ipv6;
+        if (family == null) {
+            Epoll.ensureAvailability();
+            ipv6 = Socket.isIPv6Supported();
+        } else if (family == StandardProtocolFamily.INET) {
+            ipv6 = false;
+        } else if (family == StandardProtocolFamily.INET6) {
+            ipv6 = true;
+        } else {
+            throw new IllegalArgumentException("family: " + family + " (expected: INET or INET6)");
+        }
+        Epoll.ensureAvailability();
+        try {
+            return Socket.newSocketDgram(ipv6);
+        } catch (IOException e) {
+            throw new ChannelException("failed to open a datagram socket", e);
+        }
+    }
+
+    @Override
+    public ChannelConfig config() {
+        return config;
+    }
+
+    @Override
+    public ChannelMetadata metadata() {
+        return METADATA;
+    }
+
+    @Override
+    public boolean isActive() {
+        return bound && socket.isOpen();
+    }
+
+    /** Whether the channel is connected to one peer. */
+    public boolean isConnected() {
+        return connected && socket.isOpen();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) super.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) super.remoteAddress();
+    }
+
+    @Override
+    protected void doBind(SocketAddress localAddress) throws Exception {
+        socket.bind(localAddress);
+        bound = true;
+    }
+
+    @Override
+    protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
+        if (localAddress != null) {
+            socket.bind(localAddress);
+            bound = true;
+        }
+        // A UDP connect only records the peer (binding an unbound socket): it completes at once or fails.
+        socket.connect(remoteAddress);
+        bound = true;
+        connected = true;
+        return true;
+    }
+
+    @Override
+    protected void doDisconnect() throws Exception {
+        InetSocketAddress before = (InetSocketAddress) socket.localAddress();
+        int res = NativeDatagram.disconnect(socket.intValue(), socket.isIPv6());
+        if (res < 0) {
+            throw Errors.newIoException("connect(AF_UNSPEC)", res);
+        }
+        connected = false;
+        // Linux drops the port of a socket on disconnect unless a bind asked for that very port (an ephemeral
+        // bind, or the one connect made, does not count): bind it again where it was, as the JDK does, so the
+        // channel stays bound as NIO's does.
+        InetSocketAddress after = (InetSocketAddress) socket.localAddress();
+        if (after == null || after.getPort() == 0) {
+            if (before != null && before.getPort() != 0) {
+                // The address as disconnect left it: the one bound explicitly, or the wildcard again.
+                socket.bind(new InetSocketAddress(after != null ? after.getAddress() : before.getAddress(),
+                        before.getPort()));
+            } else {
+                bound = false;
+            }
+        }
+    }
+
+    @Override
+    protected void doClose() throws Exception {
+        connected = false;
+        // Closing the socket drops its memberships.
+        memberships.clear();
+        for (int i = 0; i < spares.length; i++) {
+            ByteBuf spare = spares[i];
+            if (spare != null) {
+                spares[i] = null;
+                spare.release();
+            }
+        }
+        super.doClose();
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    void readLoop() {
+        EpollDatagramChannelConfig cfg = config;
+        ChannelPipeline pipeline = pipeline();
+        RecvByteBufAllocator.Handle handle = recvBufAllocHandle();
+        handle.reset(cfg);
+        DatagramSlots slots = DatagramSlots.current();
+        InetSocketAddress local = localAddress();
+        int maxMessages = Math.max(1, cfg.getMaxMessagesPerRead());
+        int messages = 0;
+        boolean drained = false;
+        Throwable failure = null;
+        try {
+            do {
+                int batch = Math.min(MAX_MESSAGES_PER_SYSCALL, maxMessages - messages);
+                prepareReceive(slots, handle, cfg.getAllocator(), batch);
+                int n = NativeDatagram.recvmmsg(socket.intValue(), slots.address(), batch);
+                if (n < 0) {
+                    if (Errors.isAgain(n)) {
+                        drained = true;
+                    } else {
+                        failure = receiveFailure(n);
+                        // An ICMP error is reported in place of a datagram: the ones queued behind it still wait.
+                        drained = !(failure instanceof PortUnreachableException);
+                    }
+                    break;
+                }
+                messages += n;
+                handle.incMessagesRead(n);
+                readServed();
+                deliver(pipeline, slots, local, n);
+                if (n < batch) {
+                    // recvmmsg on a non-blocking socket returns early only once the queue is empty.
+                    drained = true;
+                    break;
+                }
+            } while (handle.continueReading() && isOpen());
+        } catch (Throwable t) {
+            failure = t;
+            drained = true;
+        }
+        readLoopEnded(drained);
+        handle.readComplete();
+        pipeline.fireChannelReadComplete();
+        if (failure != null) {
+            pipeline.fireExceptionCaught(failure);
+            if (failure instanceof IOException && !(failure instanceof PortUnreachableException)) {
+                close(voidPromise());
+            }
+        }
+        readLoopDone();
+    }
+
+    /** Points the first {@code batch} slots at receive buffers, allocating those the last read handed out. */
+    private void prepareReceive(DatagramSlots slots, RecvByteBufAllocator.Handle handle, ByteBufAllocator alloc,
+                                int batch) {
+        int guess = handle.guess();
+        for (int i = 0; i < batch; i++) {
+            ByteBuf buf = spares[i];
+            if (buf != null && buf.writableBytes() != guess) {
+                spares[i] = null;
+                buf.release();
+                buf = null;
+            }
+            if (buf == null) {
+                buf = handle.allocate(alloc);
+                if (!buf.isDirect()) {
+                    // recvmmsg needs native memory; a heap allocator's buffer would need a copy per datagram.
+                    buf.release();
+                    buf = null;
+                    buf = alloc.directBuffer(guess);
+                }
+                spares[i] = buf;
+            }
+            int writerIndex = buf.writerIndex();
+            slots.buffer(i, memoryAddress(buf, writerIndex, buf.writableBytes()), buf.writableBytes());
+        }
+    }
+
+    /** Fires the {@code n} datagrams received; a handler may close the channel meanwhile, which drops the rest. */
+    private void deliver(ChannelPipeline pipeline, DatagramSlots slots, InetSocketAddress local, int n) {
+        for (int i = 0; i < n; i++) {
+            ByteBuf buf = spares[i];
+            if (buf == null) {
+                // Closed by a handler: doClose released the buffers.
+                return;
+            }
+            int length = slots.length(i);
+            InetSocketAddress sender = slots.peer(i);
+            if (slots.truncated(i)) {
+                // The buffer holds the first bytes only: keep it as a spare and report what was dropped.
+                pipeline.fireExceptionCaught(new TruncatedDatagramException(sender, length, buf.writableBytes()));
+                continue;
+            }
+            spares[i] = null;
+            buf.writerIndex(buf.writerIndex() + length);
+            pipeline.fireChannelRead(new DatagramPacket(buf, local, sender));
+        }
+    }
+
+    private static IOException receiveFailure(int res) {
+        if (res == -Errors.ECONNREFUSED) {
+            return portUnreachable("recvmmsg", res);
+        }
+        return Errors.newIoException("recvmmsg", res);
+    }
+
+    private static PortUnreachableException portUnreachable(String operation, int res) {
+        PortUnreachableException e = new PortUnreachableException(operation + "(..) failed: the peer's port is"
+                + " unreachable (ICMP)");
+        e.initCause(Errors.newIoException(operation, res));
+        return e;
+    }
+
+    /** The native address of {@code buf}'s byte at {@code index}; {@code buf} must be direct. */
+    private static long memoryAddress(ByteBuf buf, int index, int length) {
+        if (buf.hasMemoryAddress()) {
+            return buf.memoryAddress() + index;
+        }
+        // Direct but without a known address (Unsafe off): the address of its NIO view.
+        ByteBuffer view = buf.nioBuffer(index, length);
+        return Native.bufferAddress(view) + view.position();
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    /**
+     * Copies heap or multi-component content into one direct buffer; refuses unresolved recipients and anything
+     * but packets and buffers.
+     */
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof DatagramPacket packet) {
+            if (packet.recipient().isUnresolved()) {
+                throw new UnresolvedAddressException();
+            }
+            ByteBuf content = packet.content();
+            if (isSendable(content)) {
+                return packet;
+            }
+            try {
+                return new DatagramPacket(ByteBufUtil.copyToDirect(alloc(), content), packet.recipient(),
+                        packet.sender());
+            } finally {
+                packet.release();
+            }
+        }
+        if (msg instanceof ByteBuf buf) {
+            if (isSendable(buf)) {
+                return buf;
+            }
+            try {
+                return ByteBufUtil.copyToDirect(alloc(), buf);
+            } finally {
+                buf.release();
+            }
+        }
+        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()
+                + " (expected: DatagramPacket, ByteBuf)");
+    }
+
+    /** Whether {@code buf}'s readable bytes are one range of native memory. */
+    private static boolean isSendable(ByteBuf buf) {
+        return buf.isDirect() && (buf.hasMemoryAddress() || buf.nioBufferCount() == 1);
+    }
+
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        DatagramSlots slots = DatagramSlots.current();
+        Batcher batcher = this.batcher;
+        int spin = config.getWriteSpinCount();
+        for (;;) {
+            if (in.current() == null) {
+                writeComplete();
+                return;
+            }
+            batcher.reset(slots, connected);
+            in.forEachFlushedMessage(batcher);
+            int count = batcher.count;
+            if (count == 0) {
+                // The head cannot be sent at all: a plain buffer while not connected.
+                in.remove(new NotYetConnectedException());
+                continue;
+            }
+            int res = NativeDatagram.sendmmsg(socket.intValue(), socket.isIPv6(), slots.address(), count);
+            if (res > 0) {
+                batcher.removeSent(in, res);
+            } else if (Errors.isAgain(res)) {
+                batcher.clear();
+                incompleteWrite(true);
+                return;
+            } else {
+                // One datagram's problem (no route, too long, port unreachable): fail its write, not the channel.
+                batcher.removeFailed(in, res == -Errors.ECONNREFUSED
+                        ? portUnreachable("sendmmsg", res) : Errors.newIoException("sendmmsg", res));
+            }
+            if (--spin == 0) {
+                if (in.current() == null) {
+                    writeComplete();
+                } else {
+                    incompleteWrite(false);
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Fills the send slots with the flushed datagrams at the head of the outbound buffer and remembers which
+     * messages they were, so that removing them afterwards skips entries cancelled meanwhile (which
+     * {@link ChannelOutboundBuffer#forEachFlushedMessage} does not show). Event loop only.
+     */
+    private static final class Batcher implements ChannelOutboundBuffer.MessageProcessor {
+        private final Object[] messages = new Object[MAX_MESSAGES_PER_SYSCALL];
+        private DatagramSlots slots;
+        private boolean connected;
+        int count;
+
+        void reset(DatagramSlots slots, boolean connected) {
+            this.slots = slots;
+            this.connected = connected;
+            count = 0;
+        }
+
+        @Override
+        public boolean processMessage(Object msg) {
+            if (count == MAX_MESSAGES_PER_SYSCALL) {
+                return false;
+            }
+            ByteBuf content;
+            InetSocketAddress recipient;
+            if (msg instanceof DatagramPacket packet) {
+                content = packet.content();
+                recipient = packet.recipient();
+            } else if (msg instanceof ByteBuf buf && connected) {
+                content = buf;
+                recipient = null;
+            } else {
+                return false;
+            }
+            int length = content.readableBytes();
+            slots.buffer(count, memoryAddress(content, content.readerIndex(), length), length);
+            if (recipient != null) {
+                slots.peer(count, recipient);
+            }
+            messages[count++] = msg;
+            return true;
+        }
+
+        void removeSent(ChannelOutboundBuffer in, int sent) {
+            for (int i = 0; i < sent; i++) {
+                skipCancelled(in, messages[i]);
+                in.remove();
+            }
+            clear();
+        }
+
+        void removeFailed(ChannelOutboundBuffer in, Throwable cause) {
+            skipCancelled(in, messages[0]);
+            in.remove(cause);
+            clear();
+        }
+
+        private static void skipCancelled(ChannelOutboundBuffer in, Object msg) {
+            while (in.current() != msg && in.current() != null) {
+                in.remove();
+            }
+        }
+
+        void clear() {
+            Arrays.fill(messages, 0, count, null);
+            count = 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- multicast
+
+    /**
+     * Joins multicast group {@code group} on the interface of {@link ChannelOption#IP_MULTICAST_IF}, else the
+     * interface of the channel's local address, else the one the routing table picks for the group.
+     */
+    public ChannelFuture joinGroup(InetAddress group) {
+        return joinGroup(group, null, null, newPromise());
+    }
+
+    /** Joins multicast group {@code group} on {@code networkInterface}. */
+    public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface) {
+        return joinGroup(group, networkInterface, null, newPromise());
+    }
+
+    /**
+     * Joins multicast group {@code group} on {@code networkInterface} ({@code null}: as {@link #joinGroup(InetAddress)}),
+     * receiving only from {@code source} if it is not {@code null} (source-specific multicast; same family as the
+     * group). The promise fails with a {@link io.weir.channel.unix.NativeIoException} if the kernel refuses.
+     *
+     * @throws NullPointerException if {@code group} or {@code promise} is null
+     */
+    public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
+                                   ChannelPromise promise) {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(promise, "promise");
+        runOnLoop(() -> {
+            try {
+                int index = networkInterface != null ? networkInterface.getIndex() : defaultInterfaceIndex();
+                membership(true, group, index, source);
+                memberships.add(new Membership(group, index, source));
+                promise.trySuccess();
+            } catch (Throwable t) {
+                promise.tryFailure(t);
+            }
+        }, promise);
+        return promise;
+    }
+
+    /** Leaves multicast group {@code group} on every interface it was joined on. */
+    public ChannelFuture leaveGroup(InetAddress group) {
+        return leaveGroup(group, null, null, newPromise());
+    }
+
+    /**
+     * Leaves the memberships of {@code group} matching {@code networkInterface} and {@code source} ({@code null}
+     * matches any). The promise fails with {@link IllegalStateException} if no membership matched.
+     *
+     * @throws NullPointerException if {@code group} or {@code promise} is null
+     */
+    public ChannelFuture leaveGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
+                                    ChannelPromise promise) {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(promise, "promise");
+        runOnLoop(() -> {
+            boolean left = false;
+            try {
+                for (int i = memberships.size() - 1; i >= 0; i--) {
+                    Membership m = memberships.get(i);
+                    if (m.group.equals(group)
+                            && (networkInterface == null || m.interfaceIndex == networkInterface.getIndex())
+                            && (source == null || source.equals(m.source))) {
+                        memberships.remove(i);
+                        membership(false, m.group, m.interfaceIndex, m.source);
+                        left = true;
+                    }
+                }
+            } catch (Throwable t) {
+                promise.tryFailure(t);
+                return;
+            }
+            if (left) {
+                promise.trySuccess();
+            } else {
+                promise.tryFailure(new IllegalStateException("not a member of " + group
+                        + (networkInterface != null ? " on " + networkInterface.getName() : "")));
+            }
+        }, promise);
+        return promise;
+    }
+
+    private void membership(boolean join, InetAddress group, int interfaceIndex, InetAddress source)
+            throws IOException {
+        if (!socket.isOpen()) {
+            throw new java.nio.channels.ClosedChannelException();
+        }
+        DatagramSlots slots = DatagramSlots.current();
+        slots.buffer(0, 0, 0);
+        slots.buffer(1, 0, 0);
+        slots.peer(0, new InetSocketAddress(group, 0));
+        if (source != null) {
+            slots.peer(1, new InetSocketAddress(source, 0));
+        }
+        int res = NativeDatagram.multicastMembership(socket.intValue(), join, interfaceIndex, slots.address());
+        if (res < 0) {
+            throw Errors.newIoException(join ? "setsockopt(MCAST_JOIN_GROUP) of " + group
+                    : "setsockopt(MCAST_LEAVE_GROUP) of " + group, res);
+        }
+    }
+
+    private int defaultInterfaceIndex() throws IOException {
+        NetworkInterface iface = config.getOption(ChannelOption.IP_MULTICAST_IF);
+        if (iface == null) {
+            InetSocketAddress local = localAddress();
+            if (local != null && !local.getAddress().isAnyLocalAddress()) {
+                iface = NetworkInterface.getByInetAddress(local.getAddress());
+            }
+        }
+        // 0: the kernel picks the interface its routing table has for the group.
+        return iface == null ? 0 : iface.getIndex();
+    }
+
+    private void runOnLoop(Runnable task, ChannelPromise promise) {
+        if (eventLoop().inEventLoop()) {
+            task.run();
+        } else {
+            try {
+                eventLoop().execute(task);
+            } catch (RuntimeException e) {
+                promise.tryFailure(e);
+            }
+        }
+    }
+
+    /** A group joined on an interface (index; 0 for the routing table's), from one source or ({@code null}) any. */
+    private record Membership(InetAddress group, int interfaceIndex, InetAddress source) {
+    }
+}
