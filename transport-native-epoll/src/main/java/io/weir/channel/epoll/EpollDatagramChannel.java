@@ -44,12 +44,12 @@ import java.util.Objects;
  *
  * <p><b>Batched I/O.</b> One read readiness receives up to
  * {@link ChannelOption#MAX_MESSAGES_PER_READ} datagrams (16 by default) with as few {@code recvmmsg(2)} calls
- * as possible ({@value NativeDatagram#MAX_MESSAGES_PER_SYSCALL} at most per call), each into its own pooled
+ * as possible (64 at most per call), each into its own pooled
  * direct buffer of the {@link ChannelOption#RCVBUF_ALLOCATOR}'s size ({@value #DEFAULT_RECEIVE_BUFFER_BYTES} bytes
  * by default, a {@link FixedRecvByteBufAllocator}). Buffers a call did not fill stay with the channel for the next
  * read (so at most one batch of them, released when the channel closes), and a batch of one uses
  * {@code recvfrom(2)}. A flush sends the flushed datagrams with {@code sendmmsg(2)}, up to
- * {@value NativeDatagram#MAX_MESSAGES_PER_SYSCALL} per call and {@link ChannelOption#WRITE_SPIN_COUNT} calls per
+ * 64 per call and {@link ChannelOption#WRITE_SPIN_COUNT} calls per
  * flush, a single one with {@code sendto(2)}; datagrams the socket buffer could not take stay queued until
  * {@code EPOLLOUT}. Reading is edge-triggered: a read that stopped at the message limit comes back as a task.
  *
@@ -126,9 +126,9 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
     }
 
     private static Socket newDatagramSocket(ProtocolFamily family) {
+        Epoll.ensureAvailability();
         boolean ipv6;
         if (family == null) {
-            Epoll.ensureAvailability();
             ipv6 = Socket.isIPv6Supported();
         } else if (family == StandardProtocolFamily.INET) {
             ipv6 = false;
@@ -137,7 +137,6 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
         } else {
             throw new IllegalArgumentException("family: " + family + " (expected: INET or INET6)");
         }
-        Epoll.ensureAvailability();
         try {
             return Socket.newSocketDgram(ipv6);
         } catch (IOException e) {
