@@ -299,4 +299,79 @@ class EpollDatagramChannelTest {
             }
         }
     }
+
+    /** Hands out unpooled buffers and remembers each, so a test can check every one was released. */
+    private static final class TrackingAllocator extends io.weir.buffer.AbstractByteBufAllocator {
+        final List<ByteBuf> allocated = new CopyOnWriteArrayList<>();
+
+        TrackingAllocator() {
+            super(true);
+        }
+
+        @Override
+        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+            return track(io.weir.buffer.UnpooledByteBufAllocator.DEFAULT.heapBuffer(initialCapacity, maxCapacity));
+        }
+
+        @Override
+        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+            return track(io.weir.buffer.UnpooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity));
+        }
+
+        private ByteBuf track(ByteBuf buf) {
+            allocated.add(buf);
+            return buf;
+        }
+
+        @Override
+        public boolean isDirectBufferPooled() {
+            return false;
+        }
+    }
+
+    @Test
+    void closingReleasesTheReceiveBuffersKeptForTheNextRead() throws Exception {
+        TrackingAllocator alloc = new TrackingAllocator();
+        Recorder recorder = new Recorder();
+        EpollDatagramChannel ch = bound(recorder, c -> c.config().setAllocator(alloc));
+        try (DatagramSocket sender = jdkSocket()) {
+            for (int i = 0; i < 3; i++) {
+                send(sender, ch.localAddress(), "r" + i);
+                assertThat(recorder.nextRead()).isEqualTo("r" + i + " from " + sender.getLocalPort());
+            }
+        }
+        assertThat(alloc.allocated).as("spare buffers beyond the three delivered").hasSizeGreaterThan(3);
+        ch.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        for (ByteBuf buf : alloc.allocated) {
+            assertThat(buf.refCnt()).isZero();
+        }
+    }
+
+    @Test
+    void aSourceSpecificMembershipDeliversFromThatSourceAndCanBeLeft() throws Exception {
+        java.net.NetworkInterface loopback =
+                java.net.NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress());
+        if (loopback == null || !loopback.isUp()) {
+            org.junit.jupiter.api.Assumptions.abort("no loopback interface is up on this host");
+        }
+        Recorder recorder = new Recorder();
+        EpollDatagramChannel ch = bound(new EpollDatagramChannel(loop, StandardProtocolFamily.INET), recorder,
+                c -> c.config().setOption(ChannelOption.IP_MULTICAST_IF, loopback), new InetSocketAddress(0));
+        InetAddress group = InetAddress.getByName("232.1.2.3");
+        ChannelFuture joined = ch.joinGroup(group, loopback, InetAddress.getLoopbackAddress(), ch.newPromise());
+        assertThat(joined.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        if (joined.cause() instanceof io.weir.channel.unix.NativeIoException e && !loopback.supportsMulticast()) {
+            org.junit.jupiter.api.Assumptions.abort("the loopback interface refuses multicast here: " + e.getMessage());
+        }
+        assertThat(joined.cause()).isNull();
+        InetSocketAddress target = new InetSocketAddress(group, ch.localAddress().getPort());
+        ch.writeAndFlush(new DatagramPacket(text("to the source group"), target)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(recorder.nextRead()).startsWith("to the source group from ");
+
+        ChannelFuture wrongSource = ch.leaveGroup(group, loopback, InetAddress.getByName("127.0.0.2"), ch.newPromise());
+        assertThat(wrongSource.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(wrongSource.cause()).as("not joined for that source").isInstanceOf(IllegalStateException.class);
+        ch.leaveGroup(group, loopback, InetAddress.getLoopbackAddress(), ch.newPromise())
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
 }
