@@ -208,8 +208,14 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
         if (after == null || after.getPort() == 0) {
             if (before != null && before.getPort() != 0) {
                 // The address as disconnect left it: the one bound explicitly, or the wildcard again.
-                socket.bind(new InetSocketAddress(after != null ? after.getAddress() : before.getAddress(),
-                        before.getPort()));
+                try {
+                    socket.bind(new InetSocketAddress(after != null ? after.getAddress() : before.getAddress(),
+                            before.getPort()));
+                } catch (IOException e) {
+                    // Another socket took the port in between: the channel is left unbound, and says so.
+                    bound = false;
+                    throw e;
+                }
             } else {
                 bound = false;
             }

@@ -300,6 +300,27 @@ class EpollDatagramChannelTest {
         }
     }
 
+    @Test
+    void aChannelBoundOnlyByItsConnectKeepsItsPortAfterDisconnect() throws Exception {
+        EpollDatagramChannel ch = new EpollDatagramChannel(loop);
+        channels.add(ch);
+        Recorder recorder = new Recorder();
+        ch.pipeline().addLast(recorder);
+        ch.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        try (DatagramSocket peer = jdkSocket()) {
+            ch.connect(peer.getLocalSocketAddress()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThat(ch.isActive()).as("bound by connect").isTrue();
+            int port = ch.localAddress().getPort();
+            assertThat(port).isPositive();
+            // Linux drops such a socket's port on disconnect; the channel binds it again.
+            ch.disconnect().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThat(ch.isActive()).isTrue();
+            assertThat(ch.localAddress().getPort()).isEqualTo(port);
+            send(peer, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), "still here");
+            assertThat(recorder.nextRead()).isEqualTo("still here from " + peer.getLocalPort());
+        }
+    }
+
     /** Hands out unpooled buffers and remembers each, so a test can check every one was released. */
     private static final class TrackingAllocator extends io.weir.buffer.AbstractByteBufAllocator {
         final List<ByteBuf> allocated = new CopyOnWriteArrayList<>();
