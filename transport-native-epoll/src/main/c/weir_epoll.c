@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "weir_epoll_socket.h"
 #include "weir_unix.h"
 #include "weir_epoll_dgram.h"
 
@@ -197,7 +198,12 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
         weir_unix_jni_unload(env);
         return JNI_ERR;
     }
+    if (weir_epoll_socket_jni_load(env) != 0) {
+        weir_unix_jni_unload(env);
+        return JNI_ERR;
+    }
     if (weir_epoll_dgram_jni_load(env) != 0) {
+        weir_epoll_socket_jni_unload(env);
         weir_unix_jni_unload(env);
         return JNI_ERR;
     }
@@ -209,5 +215,6 @@ JNIEXPORT void JNI_OnUnload(JavaVM* vm, void* reserved) {
     if ((*vm)->GetEnv(vm, (void**) &env, WEIR_JNI_VERSION) != JNI_OK) {
         return;
     }
+    weir_epoll_socket_jni_unload(env);
     weir_unix_jni_unload(env);
 }

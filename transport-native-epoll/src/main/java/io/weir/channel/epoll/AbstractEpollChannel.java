@@ -250,6 +250,11 @@ abstract class AbstractEpollChannel extends AbstractChannel {
     @Override
     protected void doBeginRead() throws Exception {
         readPending = true;
+        watchInput();
+    }
+
+    /** Makes sure read readiness is heard, including input that is waiting already. Event loop only. */
+    final void watchInput() {
         if (!hasOps(EpollIoOps.EPOLLIN)) {
             // EPOLL_CTL_MOD reports the socket at once if it is readable: nothing missed meanwhile is lost.
             addOps(EpollIoOps.EPOLLIN);
@@ -286,12 +291,20 @@ abstract class AbstractEpollChannel extends AbstractChannel {
 
     private void clearReadPending0() {
         readPending = false;
-        if (!config().isAutoRead() && isOpen()) {
+        if (!config().isAutoRead() && isOpen() && !hasQueuedInputWork()) {
             removeOps(EpollIoOps.EPOLLIN);
         }
     }
 
-    private void scheduleReadReady() {
+    /**
+     * Whether input is wanted whatever auto-read and {@link Channel#read()} say: work queued for the input, such as
+     * a splice, that must be served. Event loop only.
+     */
+    boolean hasQueuedInputWork() {
+        return false;
+    }
+
+    final void scheduleReadReady() {
         if (!readReadyScheduled) {
             readReadyScheduled = true;
             eventLoop().execute(readReadyTask);
@@ -310,7 +323,7 @@ abstract class AbstractEpollChannel extends AbstractChannel {
      * watching for more. Event loop only.
      */
     final void readReady() {
-        if (!readPending && !config().isAutoRead()) {
+        if (!readPending && !config().isAutoRead() && !hasQueuedInputWork()) {
             maybeMoreInput = true;
             removeOps(EpollIoOps.EPOLLIN);
             return;
@@ -341,7 +354,7 @@ abstract class AbstractEpollChannel extends AbstractChannel {
         if (!isOpen()) {
             return;
         }
-        if (!readPending && !config().isAutoRead()) {
+        if (!readPending && !config().isAutoRead() && !hasQueuedInputWork()) {
             removeOps(EpollIoOps.EPOLLIN);
         } else if (maybeMoreInput && hasOps(EpollIoOps.EPOLLIN)) {
             scheduleReadReady();

@@ -9,17 +9,23 @@ import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelInputShutdownReadComplete;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPipeline;
+import io.weir.channel.ChannelPromise;
+import io.weir.channel.DefaultFileRegion;
+import io.weir.channel.FileRegion;
 import io.weir.channel.ChannelShutdownDirection;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
+import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.IovArray;
 import io.weir.channel.unix.NativeIoException;
 import io.weir.channel.unix.Socket;
 import io.weir.util.concurrent.FastThreadLocal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 
 /**
  * An epoll channel that carries a byte stream (TCP, Unix domain stream): reads arrive as direct
@@ -41,6 +47,12 @@ import java.nio.ByteBuffer;
  * what the socket took before: doubled when it took everything, halved when it took less than half); at most
  * {@link io.weir.channel.ChannelOption#WRITE_SPIN_COUNT} calls per flush before other channels get their turn.
  * {@code EPOLLOUT} is watched only while the socket buffer is full.
+ *
+ * <p><b>Zero copy.</b> A {@link DefaultFileRegion} is sent with {@code sendfile(2)} from its file, other
+ * {@link FileRegion}s with their own {@link FileRegion#transferTo}; both report progress to a
+ * {@link io.weir.channel.ChannelProgressivePromise} and wait for {@code EPOLLOUT} when the socket is full. Input can be
+ * spliced to another channel or a file without entering the JVM ({@link EpollSplicer}): while a splice is queued,
+ * the read loop feeds it instead of firing {@code channelRead}, whatever auto-read says.
  */
 abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implements DuplexChannel {
 
@@ -67,6 +79,9 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
     // Event loop only: adapts to what the socket takes per call, so the iovec array is not filled with entries
     // the kernel would refuse anyway.
     private long maxBytesPerGatheringWrite = INITIAL_BYTES_PER_GATHERING_WRITE;
+    // Event loop only; created by the first splice.
+    private EpollSplicer splicer;
+    private SocketWritableChannel writableChannel;
 
     AbstractEpollStreamChannel(Channel parent, EventLoop eventLoop, Socket socket, boolean active) {
         super(parent, eventLoop, socket, active, EpollIoOps.EPOLLRDHUP);
@@ -97,6 +112,9 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             }
             inputShutdown = true;
             inputDone();
+            if (splicer != null) {
+                splicer.endOfInput();
+            }
         } else {
             socket.shutdown(false, true);
             outputShutdown = true;
@@ -111,6 +129,17 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         }
     }
 
+    @Override
+    protected void doClose() throws Exception {
+        try {
+            super.doClose();
+        } finally {
+            if (splicer != null) {
+                splicer.sourceClosed();
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- reading
 
     @Override
@@ -118,6 +147,10 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         if (inputShutdown) {
             // The end of the stream stays readable forever; the input is done, so stop hearing about it.
             inputDone();
+            return;
+        }
+        if (splicer != null && splicer.hasTasks()) {
+            spliceLoop();
             return;
         }
         ChannelConfig config = config();
@@ -175,6 +208,93 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         }
     }
 
+    // ---------------------------------------------------------------- splicing
+
+    @Override
+    final boolean hasQueuedInputWork() {
+        return splicer != null && splicer.hasTasks();
+    }
+
+    /**
+     * Queues a splice of {@code len} bytes of this channel's input to {@code target} (a channel on the same loop) or,
+     * if {@code target} is null, to {@code file} at {@code offset}. Any thread.
+     */
+    final void splice(AbstractEpollStreamChannel target, FileDescriptor file, long offset, int len,
+                      ChannelPromise promise) {
+        EventLoop loop = eventLoop();
+        if (loop.inEventLoop()) {
+            splice0(target, file, offset, len, promise);
+        } else {
+            loop.execute(() -> splice0(target, file, offset, len, promise));
+        }
+    }
+
+    private void splice0(AbstractEpollStreamChannel target, FileDescriptor file, long offset, int len,
+                         ChannelPromise promise) {
+        if (!isOpen()) {
+            promise.tryFailure(new ClosedChannelException());
+            return;
+        }
+        if (inputShutdown) {
+            promise.tryFailure(new java.io.EOFException("the input of " + this + " is shut down"));
+            return;
+        }
+        if (!promise.setUncancellable()) {
+            return;
+        }
+        if (splicer == null) {
+            splicer = new EpollSplicer(this);
+        }
+        if (target != null) {
+            splicer.add(target, len, promise);
+        } else {
+            splicer.add(file, offset, len, promise);
+        }
+        if (isRegistered() && isActive()) {
+            watchInput();
+        }
+    }
+
+    /** A splice target took what the pipe held: go on splicing (or reading) what waits meanwhile. */
+    final void spliceResume() {
+        if (isOpen()) {
+            readLoopDone();
+        }
+    }
+
+    private void spliceLoop() {
+        int result;
+        try {
+            result = splicer.run(config().getMaxMessagesPerRead());
+        } catch (Throwable t) {
+            splicer.failAll(t);
+            readLoopEnded(true);
+            pipeline().fireExceptionCaught(t);
+            if (t instanceof IOException) {
+                close(voidPromise());
+            }
+            readLoopDone();
+            return;
+        }
+        switch (result) {
+            case EpollSplicer.DRAINED -> {
+                readLoopEnded(true);
+                readLoopDone();
+            }
+            case EpollSplicer.END_OF_INPUT -> {
+                readLoopEnded(true);
+                splicer.endOfInput();
+                endOfInput();
+            }
+            // Input may wait, but only spliceResume() may take it: re-running now would spin until the target drains.
+            case EpollSplicer.PAUSED -> readLoopEnded(false);
+            default -> {
+                readLoopEnded(false);
+                readLoopDone();
+            }
+        }
+    }
+
     /** The peer's FIN was read: half-close or close, as configured. */
     private void endOfInput() {
         inputDone();
@@ -218,7 +338,7 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
 
     // ---------------------------------------------------------------- writing
 
-    /** Copies heap (and other non-native) buffers into direct memory once; refuses anything else. */
+    /** Copies heap (and other non-native) buffers into direct memory once; accepts {@link FileRegion}s. */
     @Override
     protected Object filterOutboundMessage(Object msg) {
         if (msg instanceof ByteBuf buf) {
@@ -231,8 +351,11 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
                 buf.release();
             }
         }
+        if (msg instanceof FileRegion || msg instanceof SpliceOut) {
+            return msg;
+        }
         throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()
-                + " (expected: ByteBuf)");
+                + " (expected: ByteBuf, FileRegion)");
     }
 
     @Override
@@ -244,12 +367,19 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
                 writeComplete();
                 return;
             }
-            if (!(msg instanceof ByteBuf)) {
+            boolean progress;
+            if (msg instanceof ByteBuf buf) {
+                progress = writeBuffers(in, buf);
+            } else if (msg instanceof FileRegion region) {
+                progress = writeFileRegion(in, region);
+            } else if (msg instanceof SpliceOut out) {
+                progress = writeSpliceOut(in, out);
+            } else {
                 // filterOutboundMessage() lets nothing else in; a subclass that does must write it itself.
                 in.remove(new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()));
                 continue;
             }
-            if (!writeBuffers(in, (ByteBuf) msg)) {
+            if (!progress) {
                 incompleteWrite(true);
                 return;
             }
@@ -292,6 +422,69 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         } finally {
             iov.clear();
         }
+    }
+
+    /** One transfer of {@code region}; {@code false} if the socket took nothing. */
+    private boolean writeFileRegion(ChannelOutboundBuffer in, FileRegion region) throws Exception {
+        long done = region.transferred();
+        long count = region.count();
+        if (done >= count) {
+            in.remove();
+            return true;
+        }
+        long written;
+        FileChannel file = region instanceof DefaultFileRegion def ? openFile(def) : null;
+        if (file != null) {
+            written = socket.sendFile(file, region.position() + done, count - done);
+            if (written > 0) {
+                EpollSocketNative.addFileRegionTransferred(region, written);
+            } else if (file.size() < region.position() + count) {
+                // sendfile(2) reports the end of a file that shrank under the region as "nothing sent", forever.
+                throw new IOException("file shorter than the region: size " + file.size() + ", " + region);
+            }
+        } else {
+            if (writableChannel == null) {
+                writableChannel = new SocketWritableChannel(socket, alloc());
+            }
+            written = region.transferTo(writableChannel, done);
+        }
+        if (written <= 0) {
+            return false;
+        }
+        in.progress(written);
+        if (region.transferred() >= count) {
+            in.remove();
+        }
+        return true;
+    }
+
+    /**
+     * The JDK file channel of {@code region} for {@code sendfile(2)}, opening the region's file if needed; {@code null}
+     * if the region holds another kind of channel (or the natives cannot see it): it then transfers itself.
+     */
+    private static FileChannel openFile(DefaultFileRegion region) throws IOException {
+        region.open();
+        FileChannel file = EpollSocketNative.fileRegionChannel(region);
+        return file != null && "sun.nio.ch.FileChannelImpl".equals(file.getClass().getName()) ? file : null;
+    }
+
+    /** One splice from a pipe of {@link EpollSplicer}; {@code false} if the socket took nothing. */
+    private boolean writeSpliceOut(ChannelOutboundBuffer in, SpliceOut out) throws IOException {
+        int res = EpollSocketNative.splice(out.pipeIn.intValue(), -1, socket.intValue(), -1, out.remaining);
+        if (res < 0) {
+            if (Errors.isAgain(res)) {
+                return false;
+            }
+            throw Errors.newIoException("splice", res);
+        }
+        if (res == 0) {
+            throw new IOException("splice pipe empty with " + out.remaining + " bytes still expected: " + out);
+        }
+        out.remaining -= res;
+        if (out.remaining == 0) {
+            in.remove();
+        }
+        return true;
     }
 
     private void adjustMaxBytesPerGatheringWrite(long attempted, long written) {

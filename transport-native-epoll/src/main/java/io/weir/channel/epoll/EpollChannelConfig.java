@@ -88,6 +88,8 @@ class EpollChannelConfig extends DefaultChannelConfig {
             return getTcp(Native.TCP_OPTION_QUICKACK, option) != 0;
         } else if (option == EpollChannelOption.TCP_CORK) {
             return getTcp(Native.TCP_OPTION_CORK, option) != 0;
+        } else if (EpollSocketOptions.handles(option)) {
+            return EpollSocketOptions.get(socket, option);
         }
         return getTcp(tcpOptionId(option), option);
     }
@@ -113,6 +115,8 @@ class EpollChannelConfig extends DefaultChannelConfig {
             setTcp(Native.TCP_OPTION_QUICKACK, option, (Boolean) value ? 1 : 0);
         } else if (option == EpollChannelOption.TCP_CORK) {
             setTcp(Native.TCP_OPTION_CORK, option, (Boolean) value ? 1 : 0);
+        } else if (EpollSocketOptions.handles(option)) {
+            EpollSocketOptions.set(socket, option, value);
         } else {
             int v = (Integer) value;
             int id = tcpOptionId(option);

@@ -23,7 +23,10 @@ import java.net.InetSocketAddress;
  * {@value #DEFAULT_BACKLOG}, capped by the kernel's {@code net.core.somaxconn}), {@link ChannelOption#SO_REUSEADDR}
  * (on by default, so a restarted server can bind at once), {@link ChannelOption#SO_RCVBUF} (inherited by accepted
  * sockets), and {@link EpollChannelOption#SO_REUSEPORT}: with it on, server channels on several loops may bind the
- * same port and the kernel spreads the connections across them. Set the socket options before binding.
+ * same port and the kernel spreads the connections across them; {@link EpollChannelOption#TCP_FASTOPEN} (queue
+ * length for connections whose SYN carried data), {@link EpollChannelOption#TCP_DEFER_ACCEPT},
+ * {@link EpollChannelOption#IP_TRANSPARENT} and {@link EpollChannelOption#IP_FREEBIND}. Set the socket options
+ * before binding.
  * Writing to a server channel fails with {@link UnsupportedOperationException}. Thread-safe as every channel.
  */
 public final class EpollServerSocketChannel extends AbstractEpollServerChannel {
@@ -52,7 +55,9 @@ public final class EpollServerSocketChannel extends AbstractEpollServerChannel {
     private EpollServerSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup, Socket socket) {
         super(eventLoop, childGroup, socket);
         this.config = new EpollServerChannelConfig(this, socket, DEFAULT_BACKLOG, DEFAULT_MAX_ACCEPTS_PER_READ,
-                ChannelOption.SO_REUSEADDR, ChannelOption.SO_RCVBUF, EpollChannelOption.SO_REUSEPORT);
+                ChannelOption.SO_REUSEADDR, ChannelOption.SO_RCVBUF, EpollChannelOption.SO_REUSEPORT,
+                EpollChannelOption.TCP_FASTOPEN, EpollChannelOption.TCP_DEFER_ACCEPT, EpollChannelOption.IP_TRANSPARENT,
+                EpollChannelOption.IP_FREEBIND);
         try {
             socket.setReuseAddress(true);
         } catch (Exception e) {

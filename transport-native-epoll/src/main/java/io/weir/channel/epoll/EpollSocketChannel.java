@@ -2,14 +2,20 @@ package io.weir.channel.epoll;
 
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
+import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
+import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
 import io.weir.channel.ServerChannel;
+import io.weir.channel.unix.Errors;
+import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.util.Objects;
 
 /**
  * A TCP connection over the Linux epoll transport, made by a bootstrap (or {@link #connect}) or accepted by an
@@ -24,7 +30,13 @@ import java.net.InetSocketAddress;
  * {@link EpollChannelOption#TCP_QUICKACK}, {@link EpollChannelOption#TCP_CORK},
  * {@link EpollChannelOption#TCP_NOTSENT_LOWAT}, {@link EpollChannelOption#TCP_USER_TIMEOUT},
  * {@link EpollChannelOption#TCP_KEEPIDLE}, {@link EpollChannelOption#TCP_KEEPINTVL},
- * {@link EpollChannelOption#TCP_KEEPCNT}. A failure to read or set one is a {@link ChannelException}.
+ * {@link EpollChannelOption#TCP_KEEPCNT}, {@link EpollChannelOption#TCP_FASTOPEN_CONNECT},
+ * {@link EpollChannelOption#IP_TRANSPARENT}, {@link EpollChannelOption#IP_FREEBIND},
+ * {@link EpollChannelOption#SO_BUSY_POLL}. A failure to read or set one is a {@link ChannelException}.
+ *
+ * <p>Linux extras: {@link io.weir.channel.DefaultFileRegion}s are sent with {@code sendfile(2)};
+ * {@link #spliceTo(EpollSocketChannel, int)} forwards input to another connection with {@code splice(2)}, and
+ * {@link #tcpInfo()} reads the kernel's view of the connection.
  *
  * <p>Half-closure ({@link io.weir.channel.DuplexChannel}): {@link #shutdownOutput()} sends FIN after failing
  * queued writes; {@link #shutdownInput()} stops reading. With {@code ALLOW_HALF_CLOSURE} on, the peer's FIN shuts
@@ -63,7 +75,9 @@ public final class EpollSocketChannel extends AbstractEpollStreamChannel {
                 ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER, ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS,
                 EpollChannelOption.SO_REUSEPORT, EpollChannelOption.TCP_QUICKACK, EpollChannelOption.TCP_CORK,
                 EpollChannelOption.TCP_NOTSENT_LOWAT, EpollChannelOption.TCP_USER_TIMEOUT,
-                EpollChannelOption.TCP_KEEPIDLE, EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT);
+                EpollChannelOption.TCP_KEEPIDLE, EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT,
+                EpollChannelOption.TCP_FASTOPEN_CONNECT, EpollChannelOption.IP_TRANSPARENT,
+                EpollChannelOption.IP_FREEBIND, EpollChannelOption.SO_BUSY_POLL);
         try {
             socket.setTcpNoDelay(true);
         } catch (IOException e) {
@@ -94,5 +108,103 @@ public final class EpollSocketChannel extends AbstractEpollStreamChannel {
     @Override
     public InetSocketAddress remoteAddress() {
         return (InetSocketAddress) super.remoteAddress();
+    }
+
+    /**
+     * The kernel's view of this connection now ({@code getsockopt(TCP_INFO)}): state, round-trip times, congestion
+     * window, retransmissions. Any thread; each call makes a new snapshot.
+     *
+     * @throws ChannelException caused by a {@link ClosedChannelException} if the channel is closed, or by an
+     *         {@link io.weir.channel.unix.NativeIoException} if the kernel refused
+     */
+    public EpollTcpInfo tcpInfo() {
+        long[] values = new long[EpollSocketNative.TCP_INFO_COUNT];
+        try {
+            if (!socket.isOpen()) {
+                throw new ClosedChannelException();
+            }
+            int res = EpollSocketNative.tcpInfo(socket.intValue(), values);
+            if (res < 0) {
+                throw Errors.newIoException("getsockopt(TCP_INFO)", res);
+            }
+        } catch (IOException e) {
+            throw new ChannelException("failed to read TCP_INFO of " + this, e);
+        }
+        return new EpollTcpInfo(values);
+    }
+
+    /** {@link #spliceTo(EpollSocketChannel, int, ChannelPromise)} with a new promise. */
+    public ChannelFuture spliceTo(EpollSocketChannel target, int len) {
+        return spliceTo(target, len, newPromise());
+    }
+
+    /**
+     * Moves the next {@code len} bytes this channel receives to {@code target} with {@code splice(2)} through a
+     * kernel pipe: the bytes never enter the JVM and no handler of either channel sees them. Splices run in the
+     * order they were asked for; while one is queued, this channel's input feeds it instead of firing
+     * {@code channelRead} (reading happens whatever {@link ChannelOption#AUTO_READ} says), and afterwards reading
+     * goes on as configured. In {@code target} the bytes are sent in order with its other writes; while
+     * {@code target} cannot keep up this channel reads no more, so its peer meets a full window. Any thread.
+     *
+     * @param target an active channel on the same event loop as this one
+     * @param len the bytes to move, {@code > 0}
+     * @return {@code promise}, completed once all {@code len} bytes were handed to {@code target}'s socket; failed
+     *         with a {@link ClosedChannelException} if either channel closes first, an {@link java.io.EOFException}
+     *         if this channel's input ends first, or the error of either socket (the bytes then in the pipe are
+     *         lost)
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code target} is this channel or on another event loop, {@code len} is
+     *         not positive, or {@code promise} belongs to another channel
+     */
+    public ChannelFuture spliceTo(EpollSocketChannel target, int len, ChannelPromise promise) {
+        Objects.requireNonNull(target, "target");
+        checkSplice(len, promise);
+        if (target == this) {
+            throw new IllegalArgumentException("cannot splice a channel to itself: " + this);
+        }
+        if (target.eventLoop() != eventLoop()) {
+            throw new IllegalArgumentException("target " + target + " is on event loop " + target.eventLoop()
+                    + ", not on " + eventLoop() + " (splicing channels must share their loop)");
+        }
+        splice(target, null, 0, len, promise);
+        return promise;
+    }
+
+    /** {@link #spliceTo(FileDescriptor, long, int, ChannelPromise)} with a new promise. */
+    public ChannelFuture spliceTo(FileDescriptor target, long offset, int len) {
+        return spliceTo(target, offset, len, newPromise());
+    }
+
+    /**
+     * Moves the next {@code len} bytes this channel receives into the file {@code target} at {@code offset} with
+     * {@code splice(2)}, without them entering the JVM; the file's own position does not move. Queued and ordered
+     * like {@link #spliceTo(EpollSocketChannel, int, ChannelPromise)}. {@code target} must be a regular file open
+     * for writing (a descriptor that could say "try again", such as a socket, fails the splice); it stays owned by
+     * the caller, who must keep it open until the promise completes. Writes run on the event loop. Any thread.
+     *
+     * @return {@code promise}, completed once {@code len} bytes were written; failed as for a channel target, or
+     *         with the {@link io.weir.channel.unix.NativeIoException} of the file
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code offset} is negative, {@code len} not positive, or {@code promise}
+     *         belongs to another channel
+     */
+    public ChannelFuture spliceTo(FileDescriptor target, long offset, int len, ChannelPromise promise) {
+        Objects.requireNonNull(target, "target");
+        checkSplice(len, promise);
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset: " + offset + " (expected: >= 0)");
+        }
+        splice(null, target, offset, len, promise);
+        return promise;
+    }
+
+    private void checkSplice(int len, ChannelPromise promise) {
+        Objects.requireNonNull(promise, "promise");
+        if (len <= 0) {
+            throw new IllegalArgumentException("len: " + len + " (expected: > 0)");
+        }
+        if (promise.channel() != this) {
+            throw new IllegalArgumentException("promise of another channel: " + promise.channel());
+        }
     }
 }
