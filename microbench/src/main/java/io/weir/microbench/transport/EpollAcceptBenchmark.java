@@ -1,0 +1,144 @@
+package io.weir.microbench.transport;
+
+import io.weir.microbench.util.AbstractMicrobenchmark;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Accept rate of an epoll server: one operation is a new loopback connection, from the client bootstrap's connect
+ * through the server's accept (the accepted channel is created, registered and becomes active, and says so by
+ * writing one byte) to the client reading that byte and closing. The client closes with {@code SO_LINGER} 0, so
+ * the connection ends with a RST and leaves no TIME_WAIT entry behind (thousands of connections per second would
+ * otherwise run out of ephemeral ports); the accepted channel reads the reset and closes on the server loop. One
+ * server loop, one client loop. Weir's epoll channels against Netty 4.2's; Linux only, the fork enables native
+ * access.
+ */
+@Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
+        AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
+        AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
+        EpollEventLoopExecuteBenchmark.NATIVE_ACCESS})
+// Per millisecond: per microsecond the scores would show one significant digit.
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class EpollAcceptBenchmark extends AbstractMicrobenchmark {
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private io.weir.channel.MultiThreadIoEventLoopGroup weirServerGroup;
+    private io.weir.channel.MultiThreadIoEventLoopGroup weirClientGroup;
+    private io.weir.channel.Channel weirServer;
+    private io.weir.bootstrap.Bootstrap weirClient;
+    private io.netty.channel.MultiThreadIoEventLoopGroup nettyServerGroup;
+    private io.netty.channel.MultiThreadIoEventLoopGroup nettyClientGroup;
+    private io.netty.channel.Channel nettyServer;
+    private io.netty.bootstrap.Bootstrap nettyClient;
+
+    @Setup
+    public void setup() throws Exception {
+        io.weir.channel.epoll.Epoll.ensureAvailability();
+        io.netty.channel.epoll.Epoll.ensureAvailability();
+
+        weirServerGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
+                io.weir.channel.epoll.EpollIoHandler.newFactory());
+        weirClientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
+                io.weir.channel.epoll.EpollIoHandler.newFactory());
+        weirServer = new io.weir.bootstrap.ServerBootstrap()
+                .group(weirServerGroup)
+                .channel(io.weir.channel.epoll.EpollServerSocketChannel.class)
+                .childHandler(new WeirGreet())
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+        weirClient = new io.weir.bootstrap.Bootstrap()
+                .group(weirClientGroup)
+                .channel(io.weir.channel.epoll.EpollSocketChannel.class)
+                .option(io.weir.channel.ChannelOption.SO_LINGER, 0)
+                .handler(new WeirCloseOnRead())
+                .remoteAddress(weirServer.localAddress());
+
+        nettyServerGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                io.netty.channel.epoll.EpollIoHandler.newFactory());
+        nettyClientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                io.netty.channel.epoll.EpollIoHandler.newFactory());
+        nettyServer = new io.netty.bootstrap.ServerBootstrap()
+                .group(nettyServerGroup)
+                .channel(io.netty.channel.epoll.EpollServerSocketChannel.class)
+                .childHandler(new NettyGreet())
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+        nettyClient = new io.netty.bootstrap.Bootstrap()
+                .group(nettyClientGroup)
+                .channel(io.netty.channel.epoll.EpollSocketChannel.class)
+                .option(io.netty.channel.ChannelOption.SO_LINGER, 0)
+                .handler(new NettyCloseOnRead())
+                .remoteAddress(nettyServer.localAddress());
+    }
+
+    @TearDown
+    public void tearDown() throws Exception {
+        weirServer.close().sync();
+        weirClientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        weirServerGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        nettyServer.close().sync();
+        nettyClientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        nettyServerGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+    }
+
+    @Benchmark
+    public boolean weirConnectAcceptClose() throws Exception {
+        io.weir.channel.Channel ch = weirClient.connect().sync().channel();
+        return ch.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Benchmark
+    public boolean nettyConnectAcceptClose() throws Exception {
+        io.netty.channel.Channel ch = nettyClient.connect().sync().channel();
+        return ch.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Server side: proves the accept with one byte; closes quietly on the client's reset. */
+    @io.weir.channel.ChannelHandler.Sharable
+    static final class WeirGreet implements io.weir.channel.ChannelHandler {
+        @Override
+        public void channelActive(io.weir.channel.ChannelHandlerContext ctx) {
+            ctx.writeAndFlush(io.weir.buffer.Unpooled.wrappedBuffer(new byte[] {1}), ctx.voidPromise());
+        }
+
+        @Override
+        public void exceptionCaught(io.weir.channel.ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    /** Client side: the byte proves the server accepted; close (with a reset, SO_LINGER 0). */
+    @io.weir.channel.ChannelHandler.Sharable
+    static final class WeirCloseOnRead implements io.weir.channel.ChannelHandler {
+        @Override
+        public void channelRead(io.weir.channel.ChannelHandlerContext ctx, Object msg) {
+            ((io.weir.buffer.ByteBuf) msg).release();
+            ctx.close();
+        }
+    }
+
+    @io.netty.channel.ChannelHandler.Sharable
+    static final class NettyGreet extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void channelActive(io.netty.channel.ChannelHandlerContext ctx) {
+            ctx.writeAndFlush(io.netty.buffer.Unpooled.wrappedBuffer(new byte[] {1}), ctx.voidPromise());
+        }
+
+        @Override
+        public void exceptionCaught(io.netty.channel.ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    @io.netty.channel.ChannelHandler.Sharable
+    static final class NettyCloseOnRead extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+            ((io.netty.buffer.ByteBuf) msg).release();
+            ctx.close();
+        }
+    }
+}
