@@ -5,9 +5,8 @@ import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioSocketChannel;
 import io.weir.example.Settings;
+import io.weir.example.Transports;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,7 +45,7 @@ public final class ChatClient {
         Objects.requireNonNull(server, "server");
         return new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(Transports.socketChannel(group))
                 .handler(new ChatPipeline(new ChatClientHandler(out)))
                 .connect(server).sync().channel();
     }
@@ -81,7 +80,7 @@ public final class ChatClient {
     public static void main(String[] args) throws Exception {
         String host = Settings.string(args, 0, "host", DEFAULT_HOST);
         int port = Settings.port(args, 1, ChatServer.DEFAULT_PORT);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory());
         try {
             Channel channel = connect(group, new InetSocketAddress(host, port), System.out);
             chat(channel, new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));

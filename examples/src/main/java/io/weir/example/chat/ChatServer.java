@@ -4,9 +4,8 @@ import io.weir.bootstrap.ServerBootstrap;
 import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.example.Settings;
+import io.weir.example.Transports;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -59,7 +58,7 @@ public final class ChatServer implements AutoCloseable {
             }
             Channel bound = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(Transports.serverChannel(group))
                     .childHandler(new ChatPipeline(handler))
                     .bind(localAddress).sync().channel();
             // ServerBootstrap adds the handler that takes accepted connections in a task it queues on the server
@@ -87,7 +86,7 @@ public final class ChatServer implements AutoCloseable {
     /** Starts a chat server on the port given as first argument and runs until the process is stopped. */
     public static void main(String[] args) throws Exception {
         int port = Settings.port(args, 0, DEFAULT_PORT);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, Transports.ioHandlerFactory());
         try {
             Channel channel = new ChatServer(group).start(new InetSocketAddress(port));
             System.out.println("Chat server listening on " + channel.localAddress());

@@ -6,9 +6,8 @@ import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.WriteBufferWaterMark;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioSocketChannel;
 import io.weir.example.Settings;
+import io.weir.example.Transports;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -55,7 +54,7 @@ public final class DiscardClient {
         DiscardClientHandler handler = new DiscardClientHandler(chunkSizeBytes, maxBytes);
         Channel channel = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(Transports.socketChannel(group))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                 .handler(handler)
                 .connect(server).sync().channel();
@@ -69,7 +68,7 @@ public final class DiscardClient {
         int port = Settings.port(args, 1, DiscardServer.DEFAULT_PORT);
         int size = (int) Math.min(Integer.MAX_VALUE, Settings.number(args, 2, "size", DEFAULT_CHUNK_SIZE_BYTES, 1));
         long bytes = Settings.number(args, 3, "bytes", 0, 0);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory());
         try {
             DiscardClientHandler result = run(group, new InetSocketAddress(host, port), size, bytes,
                     WriteBufferWaterMark.DEFAULT);

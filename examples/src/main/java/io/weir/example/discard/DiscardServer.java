@@ -4,9 +4,8 @@ import io.weir.bootstrap.ServerBootstrap;
 import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.example.Settings;
+import io.weir.example.Transports;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -66,7 +65,7 @@ public final class DiscardServer implements AutoCloseable {
             }
             Channel bound = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(Transports.serverChannel(group))
                     .childHandler(new DiscardServerHandler(bytesReceived))
                     .bind(localAddress).sync().channel();
             // ServerBootstrap adds the handler that takes accepted connections in a task it queues on the server
@@ -99,7 +98,7 @@ public final class DiscardServer implements AutoCloseable {
     /** Starts a discard server on the port given as first argument and runs until the process is stopped. */
     public static void main(String[] args) throws Exception {
         int port = Settings.port(args, 0, DEFAULT_PORT);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, Transports.ioHandlerFactory());
         try {
             Channel channel = new DiscardServer(group, System.out).start(new InetSocketAddress(port));
             System.out.println("Discard server listening on " + channel.localAddress());

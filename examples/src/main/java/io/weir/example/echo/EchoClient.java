@@ -4,9 +4,8 @@ import io.weir.bootstrap.Bootstrap;
 import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioSocketChannel;
 import io.weir.example.Settings;
+import io.weir.example.Transports;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -51,7 +50,7 @@ public final class EchoClient {
         EchoClientHandler handler = new EchoClientHandler(firstMessageSizeBytes, maxBytes, durationSeconds);
         Channel channel = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(Transports.socketChannel(group))
                 .handler(handler)
                 .connect(server).sync().channel();
         channel.closeFuture().sync();
@@ -66,7 +65,7 @@ public final class EchoClient {
                 Settings.number(args, 2, "size", DEFAULT_FIRST_MESSAGE_SIZE_BYTES, 1));
         long seconds = Settings.number(args, 3, "seconds", DEFAULT_DURATION_SECONDS, 0);
         long bytes = Settings.number(args, 4, "bytes", 0, 0);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory());
         try {
             EchoClientHandler result = run(group, new InetSocketAddress(host, port), size, bytes, seconds);
             System.out.println("Echoed " + Settings.throughput(result.bytesReceived(), result.elapsedNanos()));

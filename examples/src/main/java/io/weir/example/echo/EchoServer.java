@@ -4,9 +4,8 @@ import io.weir.bootstrap.ServerBootstrap;
 import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.example.Settings;
+import io.weir.example.Transports;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -50,7 +49,7 @@ public final class EchoServer implements AutoCloseable {
             }
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(Transports.serverChannel(group))
                     // One handler instance serves every connection: it keeps no per-connection state.
                     .childHandler(new EchoServerHandler());
             Channel bound = bootstrap.bind(localAddress).sync().channel();
@@ -80,7 +79,7 @@ public final class EchoServer implements AutoCloseable {
     public static void main(String[] args) throws Exception {
         int port = Settings.port(args, 0, DEFAULT_PORT);
         // 0 threads: the group's default, two per core.
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, Transports.ioHandlerFactory());
         try {
             Channel channel = new EchoServer(group).start(new InetSocketAddress(port));
             System.out.println("Echo server listening on " + channel.localAddress());

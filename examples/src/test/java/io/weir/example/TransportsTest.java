@@ -1,0 +1,58 @@
+package io.weir.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.channel.Channel;
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.epoll.Epoll;
+import io.weir.channel.epoll.EpollServerSocketChannel;
+import io.weir.channel.epoll.EpollSocketChannel;
+import io.weir.channel.nio.NioIoHandler;
+import io.weir.channel.nio.NioServerSocketChannel;
+import io.weir.channel.nio.NioSocketChannel;
+import io.weir.example.echo.EchoServer;
+import java.io.DataInputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class TransportsTest {
+    private static final int SOCKET_TIMEOUT_MILLIS = 30_000;
+
+    @Test
+    void aNioGroupGetsNioChannelsWhateverTheMachineSupports() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            assertThat(Transports.serverChannel(group)).isEqualTo(NioServerSocketChannel.class);
+            assertThat(Transports.socketChannel(group)).isEqualTo(NioSocketChannel.class);
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theChosenTransportIsEpollExactlyWhenAvailableAndServesTheEchoExample() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory());
+        try (EchoServer server = new EchoServer(group)) {
+            assertThat(Transports.serverChannel(group)).isEqualTo(Epoll.isAvailable()
+                    ? EpollServerSocketChannel.class : NioServerSocketChannel.class);
+            assertThat(Transports.socketChannel(group)).isEqualTo(Epoll.isAvailable()
+                    ? EpollSocketChannel.class : NioSocketChannel.class);
+            Channel channel = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            assertThat(channel).isInstanceOf(Transports.serverChannel(group));
+            InetSocketAddress address = (InetSocketAddress) channel.localAddress();
+            try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+                socket.setSoTimeout(SOCKET_TIMEOUT_MILLIS);
+                socket.getOutputStream().write(new byte[] {1, 2, 3});
+                byte[] echoed = new byte[3];
+                new DataInputStream(socket.getInputStream()).readFully(echoed);
+                assertThat(echoed).containsExactly(1, 2, 3);
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+}
