@@ -130,6 +130,15 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
     }
 
     @Override
+    protected void doRegister() {
+        super.doRegister();
+        if (hasQueuedInputWork() && isActive()) {
+            // A splice queued before registration wants input even with auto-read off.
+            watchInput();
+        }
+    }
+
+    @Override
     protected void doClose() throws Exception {
         try {
             super.doClose();

@@ -50,7 +50,8 @@ public final class EpollTcpInfo {
     /** From the values the native fills, in the order of the C enum {@code TCP_INFO_*}. */
     EpollTcpInfo(long[] v) {
         if (v.length != EpollSocketNative.TCP_INFO_COUNT) {
-            throw new IllegalArgumentException("values: " + v.length + " (expected: " + EpollSocketNative.TCP_INFO_COUNT + ')');
+            throw new IllegalArgumentException("values: " + v.length + " (expected: "
+                    + EpollSocketNative.TCP_INFO_COUNT + ')');
         }
         state = (int) v[0];
         caState = (int) v[1];

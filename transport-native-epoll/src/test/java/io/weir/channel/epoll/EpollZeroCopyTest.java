@@ -263,6 +263,26 @@ class EpollZeroCopyTest {
     }
 
     @Test
+    void spliceQueuedBeforeRegistrationRunsEvenWithAutoReadOff() throws Exception {
+        Collector receiver = new Collector(100_000);
+        EpollSocketChannel target = client(server(receiver, new CompletableFuture<>()), new ChannelHandler() { });
+        CompletableFuture<ChannelFuture> spliced = new CompletableFuture<>();
+        EpollServerSocketChannel sourceServer = track(EpollChannels.server(loop, group, s -> { }, c -> {
+            track(c);
+            c.config().setOption(ChannelOption.AUTO_READ, false);
+            // Runs before the accepted channel is registered.
+            spliced.complete(((EpollSocketChannel) c).spliceTo(target, 100_000));
+        }, ReadCounter::new));
+        EpollSocketChannel sender = client(sourceServer, new ChannelHandler() { });
+        byte[] data = randomBytes(100_000);
+
+        sender.writeAndFlush(Unpooled.wrappedBuffer(data));
+
+        assertThat(receiver.await()).isEqualTo(data);
+        spliced.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Test
     void spliceFailsWithEofWhenThePeerClosesBeforeAllBytesCame() throws Exception {
         CompletableFuture<Channel> sourceAccepted = new CompletableFuture<>();
         EpollServerSocketChannel sourceServer = server(new ReadCounter(), sourceAccepted);
