@@ -27,7 +27,8 @@ import java.util.Objects;
  * rejected: bare CR, bare LF (unless {@linkplain HttpDecoderConfig#setStrictLineEndings lenient line endings} are
  * on), obsolete line folding, whitespace before a field name's colon, control characters in names and values,
  * Content-Length together with Transfer-Encoding, conflicting Content-Lengths, unknown or misplaced transfer
- * codings, malformed chunk sizes and extensions. Every limit of {@link HttpDecoderConfig} is enforced as bytes
+ * codings, malformed chunk sizes and extensions, and a request with two Host fields. A missing Host is not
+ * rejected: that is the application's policy to set. Every limit of {@link HttpDecoderConfig} is enforced as bytes
  * arrive, so no input makes the decoder buffer more than its limits.
  *
  * <h2>Rejection</h2>
@@ -100,6 +101,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     private boolean chunkedSeen;
     private boolean chunkedLast;
     private boolean unknownCoding;
+    private boolean hostSeen;
     /** Bytes left in the fixed-length body or in the current chunk. */
     private long remaining;
     /** Body bytes announced so far, against maxContentLength. */
@@ -445,6 +447,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         chunkedSeen = false;
         chunkedLast = false;
         unknownCoding = false;
+        hostSeen = false;
         remaining = 0;
         received = 0;
     }
@@ -598,6 +601,12 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
             }
         } else if (HttpByteClasses.equalsLowerCase(b, 0, nameEnd, TRANSFER_ENCODING)) {
             transferEncoding(b, valueStart, valueEnd);
+        } else if (HttpByteClasses.equalsLowerCase(b, 0, nameEnd, HOST) && isDecodingRequest()) {
+            if (hostSeen) {
+                // RFC 9112 §3.2: MUST answer 400; two hosts let a proxy and a server route one request apart.
+                throw new InvalidHttpMessageException(HttpViolation.DUPLICATE_HOST, "more than one Host field");
+            }
+            hostSeen = true;
         }
         headers.add(new AsciiString(b, 0, nameEnd, true), new AsciiString(b, valueStart, valueEnd - valueStart, true));
     }

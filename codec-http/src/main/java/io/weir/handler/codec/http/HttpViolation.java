@@ -32,6 +32,8 @@ public enum HttpViolation {
     INVALID_STATUS(400),
     /** A reason phrase with control characters. */
     INVALID_REASON_PHRASE(400),
+    /** More than one Host field in a request (RFC 9112 §3.2). Answered with 400. */
+    DUPLICATE_HOST(400),
     /** Content-Length and Transfer-Encoding in one message: a smuggling vector (RFC 9112 §6.3). Answered with 400. */
     CONTENT_LENGTH_WITH_TRANSFER_ENCODING(400),
     /** Content-Length values that differ (RFC 9112 §6.3). Answered with 400. */
