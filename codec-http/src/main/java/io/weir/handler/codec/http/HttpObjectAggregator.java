@@ -120,7 +120,9 @@ public class HttpObjectAggregator implements ChannelHandler {
                 discarding = true;
                 return;
             }
-        } else if (isOversized(start)) {
+        } else if (start instanceof HttpRequest && isOversized(start)) {
+            // Only requests are judged by their announced length: a response to HEAD, or a 304, announces a
+            // length it does not carry, so responses are measured as their content arrives.
             onOversized(ctx, start);
             ReferenceCountUtil.release(start);
             discarding = true;

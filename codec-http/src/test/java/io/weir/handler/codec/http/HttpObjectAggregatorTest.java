@@ -91,10 +91,26 @@ class HttpObjectAggregatorTest {
         EmbeddedChannel ch = new EmbeddedChannel(new HttpObjectAggregator(2));
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
         HttpUtil.setContentLength(head, 3);
-        Assertions.assertThatThrownBy(() -> ch.writeInbound(head)).isInstanceOf(TooLongFrameException.class);
-        ch.writeInbound(new DefaultLastHttpContent(ascii("abc")));
+        ch.writeInbound(head);
+        DefaultLastHttpContent body = new DefaultLastHttpContent(ascii("abc"));
+        Assertions.assertThatThrownBy(() -> ch.writeInbound(body)).isInstanceOf(TooLongFrameException.class)
+                .hasMessageContaining("2 bytes");
+        assertThat(body.refCnt()).isZero();
         assertThat((Object) ch.readInbound()).isNull();
         ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void responseToHeadAnnouncingALargeLengthIsNotOversized() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpObjectAggregator(2));
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        HttpUtil.setContentLength(head, 1_000_000);
+        ch.writeInbound(head, LastHttpContent.EMPTY_LAST_CONTENT);
+        FullHttpResponse full = ch.readInbound();
+        assertThat(full.headers().get(HttpHeaderNames.CONTENT_LENGTH)).isEqualTo("1000000");
+        assertThat(full.content().readableBytes()).isZero();
+        full.release();
+        ch.finish();
     }
 
     @Test
