@@ -178,6 +178,37 @@ public abstract class HttpHeaders implements Iterable<Map.Entry<CharSequence, Ch
     /** The values of {@code name} in insertion order, as given. */
     public abstract Iterator<CharSequence> valueIterator(CharSequence name);
 
+    /** Same as {@link #valueIterator(CharSequence)}, for code written against Netty. */
+    public Iterator<CharSequence> valueCharSequenceIterator(CharSequence name) {
+        return valueIterator(name);
+    }
+
+    /** The values of {@code name} in insertion order, converted to Strings. */
+    public Iterator<String> valueStringIterator(CharSequence name) {
+        Iterator<CharSequence> it = valueIterator(name);
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public String next() {
+                return it.next().toString();
+            }
+        };
+    }
+
+    /** Same as {@link #get(CharSequence)}, for code written against Netty. */
+    public String getAsString(CharSequence name) {
+        return get(name);
+    }
+
+    /** Same as {@link #getAll(CharSequence)}, for code written against Netty. */
+    public List<String> getAllAsString(CharSequence name) {
+        return getAll(name);
+    }
+
     /** The number of fields (a name with three values counts three). */
     public abstract int size();
 
@@ -272,6 +303,25 @@ public abstract class HttpHeaders implements Iterable<Map.Entry<CharSequence, Ch
     /** Adds {@code name: value} with {@code value} in decimal; returns this. */
     public HttpHeaders addInt(CharSequence name, int value) {
         return add(name, Integer.toString(value));
+    }
+
+    /**
+     * Adds {@code name: value} with {@code epochMillis} written as an HTTP-date; returns this.
+     *
+     * @throws IllegalArgumentException if the year is outside 0000–9999
+     */
+    public HttpHeaders addTimeMillis(CharSequence name, long epochMillis) {
+        return add(name, DateFormatter.format(epochMillis));
+    }
+
+    /**
+     * Replaces every field named {@code name} by {@code name: value} with {@code epochMillis} written as an
+     * HTTP-date; returns this.
+     *
+     * @throws IllegalArgumentException if the year is outside 0000–9999
+     */
+    public HttpHeaders setTimeMillis(CharSequence name, long epochMillis) {
+        return set(name, DateFormatter.format(epochMillis));
     }
 
     /**

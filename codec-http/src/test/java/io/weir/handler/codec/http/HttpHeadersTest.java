@@ -143,6 +143,18 @@ class HttpHeadersTest {
     }
 
     @Test
+    void nettyStyleAliasesAgree() {
+        HttpHeaders h = new DefaultHttpHeaders().add("x", "1").add("X", "2").setTimeMillis("d", 0);
+        assertThat(h.getAsString("x")).isEqualTo("1");
+        assertThat(h.getAllAsString("x")).containsExactly("1", "2");
+        assertThat(h.valueStringIterator("x").next()).isEqualTo("1");
+        assertThat(h.valueCharSequenceIterator("x").hasNext()).isTrue();
+        assertThat(h.get("d")).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
+        h.addTimeMillis("d", 1000);
+        assertThat(h.getAll("d")).hasSize(2);
+    }
+
+    @Test
     void copyIsIndependentAndSetAllReplacesOnlyGivenNames() {
         HttpHeaders a = new DefaultHttpHeaders();
         a.add("x", "1").add("y", "2");
