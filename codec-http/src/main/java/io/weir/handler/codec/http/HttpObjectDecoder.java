@@ -75,13 +75,12 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         UPGRADED
     }
 
-    final int maxInitialLineLength;
-    final int maxHeaderSize;
-    final int maxChunkSize;
-    final int maxHeaderCount;
-    final long maxContentLength;
-    final boolean validateHeaders;
-    final boolean strictLineEndings;
+    private final int maxInitialLineLength;
+    private final int maxHeaderSize;
+    private final int maxChunkSize;
+    private final int maxHeaderCount;
+    private final long maxContentLength;
+    private final boolean strictLineEndings;
     private final boolean[] nameTable;
     private final boolean[] valueTable;
 
@@ -114,7 +113,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         maxChunkSize = config.getMaxChunkSize();
         maxHeaderCount = config.getMaxHeaderCount();
         maxContentLength = config.getMaxContentLength();
-        validateHeaders = config.isValidateHeaders();
+        boolean validateHeaders = config.isValidateHeaders();
         strictLineEndings = config.isStrictLineEndings();
         nameTable = validateHeaders ? HttpByteClasses.TCHAR : HttpByteClasses.FIELD_NAME_LENIENT;
         valueTable = validateHeaders ? HttpByteClasses.FIELD_VALUE : HttpByteClasses.FIELD_VALUE_LENIENT;
@@ -159,10 +158,11 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     }
 
     /**
-     * Starts over at a message boundary, forgetting any message in progress (its buffers were already handed on).
-     * After a rejection the connection stays rejected: resetting cannot make the bytes that followed trustworthy.
+     * Starts over at a message boundary, forgetting any message in progress (its buffers were already handed on),
+     * for instance to speak HTTP/1.1 again after a refused protocol switch. After a rejection the connection stays
+     * rejected: resetting cannot make the bytes that followed trustworthy. Only called on the event loop.
      */
-    public void reset() {
+    public final void reset() {
         if (state != State.BAD_MESSAGE) {
             resetMessage();
         }
@@ -329,13 +329,6 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
             default -> {
                 // Rejected or upgraded: nothing left to report.
             }
-        }
-    }
-
-    /** Marks the connection as switched to another protocol: later bytes are passed on raw. */
-    final void switchToRawBytes() {
-        if (state != State.BAD_MESSAGE) {
-            state = State.UPGRADED;
         }
     }
 
