@@ -1,0 +1,216 @@
+package io.weir.handler.codec.http;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.ByteBufUtil;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.handler.codec.EncoderException;
+import io.weir.handler.codec.MessageToMessageEncoder;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Encodes {@link HttpMessage} heads and the {@link HttpContent} that follows them into HTTP/1.1 bytes
+ * (RFC 9112): the initial line and header fields are written straight into one buffer from the channel's
+ * allocator, and the body is framed by {@code Content-Length} (written as given) or by the chunked transfer
+ * coding (when {@code Transfer-Encoding} lists {@code chunked}, RFC 9112 §7.1), ending with the last chunk and
+ * the trailer fields of the {@link LastHttpContent}.
+ *
+ * <p>Messages must come in order: a head, then content pieces, the last one a {@link LastHttpContent} (a
+ * {@link FullHttpMessage} is all three at once). Content written before a head, or a head written before the
+ * previous message ended, fails the write with an {@link EncoderException}. A message whose body must be empty
+ * ({@link #isContentAlwaysEmpty}) has its content dropped and no chunk framing.
+ *
+ * <p>Ownership: each written object is released by the encoder; bodies larger than
+ * {@value #COPY_CONTENT_THRESHOLD_BYTES} bytes are passed on (retained) rather than copied. Only called on the
+ * channel's event loop; one instance per channel.
+ *
+ * @param <H> the kind of head encoded: {@link HttpRequest} or {@link HttpResponse}
+ */
+public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageToMessageEncoder<HttpObject> {
+    /** Bodies up to this size are copied behind the head or chunk header so the write is one buffer. */
+    static final int COPY_CONTENT_THRESHOLD_BYTES = 4096;
+    private static final int INITIAL_HEAD_SIZE_ESTIMATE_BYTES = 256;
+    private static final int MIN_HEAD_SIZE_ESTIMATE_BYTES = 64;
+    private static final int CRLF_SHORT = '\r' << 8 | '\n';
+    private static final byte[] LAST_CHUNK = {'0', '\r', '\n'};
+    /** Chunk-size in hex (at most 8 digits for an int) plus CRLF. */
+    private static final int MAX_CHUNK_HEADER_BYTES = 10;
+
+    private enum State {
+        /** Between messages: a head is expected. */
+        INIT,
+        /** Body framed by Content-Length or by closing the connection: bytes are written as they come. */
+        CONTENT_NON_CHUNK,
+        /** Body in the chunked transfer coding. */
+        CONTENT_CHUNK,
+        /** Body must be empty (HEAD, 1xx, 204, 304, CONNECT 2xx): content is dropped. */
+        CONTENT_ALWAYS_EMPTY
+    }
+
+    private State state = State.INIT;
+    /** Running estimate of the encoded head size, so the first allocation usually fits. */
+    private int headSizeEstimate = INITIAL_HEAD_SIZE_ESTIMATE_BYTES;
+
+    /** For subclasses. */
+    protected HttpObjectEncoder() {
+        super(HttpObject.class);
+    }
+
+    @Override
+    protected void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out) throws Exception {
+        ByteBuf buf = null;
+        if (msg instanceof HttpMessage) {
+            if (state != State.INIT) {
+                throw new EncoderException("unexpected " + msg.getClass().getSimpleName()
+                        + ": the previous message's content has not ended (state " + state + ')');
+            }
+            @SuppressWarnings("unchecked")
+            H head = (H) msg;
+            buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
+            // Added first so that the encoder base releases it if anything below throws.
+            out.add(buf);
+            encodeInitialLine(buf, head);
+            boolean alwaysEmpty = isContentAlwaysEmpty(head);
+            State next = alwaysEmpty ? State.CONTENT_ALWAYS_EMPTY
+                    : HttpUtil.isTransferEncodingChunked(head) ? State.CONTENT_CHUNK : State.CONTENT_NON_CHUNK;
+            sanitizeHeadersBeforeEncode(head, alwaysEmpty);
+            encodeHeaders(head.headers(), buf);
+            buf.writeShort(CRLF_SHORT);
+            headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + buf.readableBytes()) >> 2);
+            state = next;
+        }
+        if (msg instanceof HttpContent content) {
+            if (state == State.INIT) {
+                throw new EncoderException("unexpected " + msg.getClass().getSimpleName()
+                        + ": content written before an HttpMessage");
+            }
+            encodeContent(ctx, content, buf, out);
+        }
+    }
+
+    private int contentBytesToCopy(HttpObject msg) {
+        if (msg instanceof HttpContent c) {
+            int n = c.content().readableBytes();
+            return n <= COPY_CONTENT_THRESHOLD_BYTES ? n + MAX_CHUNK_HEADER_BYTES + 2 + LAST_CHUNK.length + 2 : 0;
+        }
+        return 0;
+    }
+
+    private void encodeContent(ChannelHandlerContext ctx, HttpContent msg, ByteBuf head, List<Object> out) {
+        ByteBuf content = msg.content();
+        boolean last = msg instanceof LastHttpContent;
+        switch (state) {
+            case CONTENT_NON_CHUNK -> writeBody(ctx, content, head, out);
+            case CONTENT_CHUNK -> {
+                int length = content.readableBytes();
+                if (length > 0) {
+                    ByteBuf target = head != null ? head : allocate(ctx, out, length);
+                    writeChunkHeader(target, length);
+                    if (length <= COPY_CONTENT_THRESHOLD_BYTES) {
+                        target.writeBytes(content, content.readerIndex(), length);
+                        target.writeShort(CRLF_SHORT);
+                    } else {
+                        out.add(content.retain());
+                        ByteBuf crlf = ctx.alloc().buffer(last ? 2 + LAST_CHUNK.length + 2 : 2);
+                        out.add(crlf);
+                        crlf.writeShort(CRLF_SHORT);
+                        head = crlf;
+                    }
+                    if (head == null) {
+                        head = target;
+                    }
+                }
+                if (last) {
+                    ByteBuf target = head != null ? head : allocate(ctx, out, LAST_CHUNK.length + 2);
+                    target.writeBytes(LAST_CHUNK);
+                    encodeHeaders(((LastHttpContent) msg).trailingHeaders(), target);
+                    target.writeShort(CRLF_SHORT);
+                }
+            }
+            case CONTENT_ALWAYS_EMPTY -> {
+                // RFC 9110 §9.3.2, §15.2, §15.3.5, §15.4.5: these responses end at the head; any body is dropped.
+            }
+            default -> throw new IllegalStateException("unexpected state " + state);
+        }
+        if (out.isEmpty()) {
+            out.add(Unpooled.EMPTY_BUFFER);
+        }
+        if (last) {
+            state = State.INIT;
+        }
+    }
+
+    private static void writeBody(ChannelHandlerContext ctx, ByteBuf content, ByteBuf head, List<Object> out) {
+        int length = content.readableBytes();
+        if (length == 0) {
+            return;
+        }
+        if (head != null && length <= COPY_CONTENT_THRESHOLD_BYTES) {
+            head.writeBytes(content, content.readerIndex(), length);
+        } else {
+            out.add(content.retain());
+        }
+    }
+
+    private static ByteBuf allocate(ChannelHandlerContext ctx, List<Object> out, int contentLength) {
+        int size = MAX_CHUNK_HEADER_BYTES + 2 + LAST_CHUNK.length + 2
+                + (contentLength <= COPY_CONTENT_THRESHOLD_BYTES ? contentLength : 0);
+        ByteBuf buf = ctx.alloc().buffer(size);
+        out.add(buf);
+        return buf;
+    }
+
+    /** RFC 9112 §7.1: chunk-size in hex, CRLF (no chunk extensions are written). */
+    private static void writeChunkHeader(ByteBuf buf, int length) {
+        int digits = (Integer.SIZE - Integer.numberOfLeadingZeros(length) + 3) >> 2;
+        buf.ensureWritable(digits + 2);
+        for (int shift = (digits - 1) << 2; shift >= 0; shift -= 4) {
+            buf.writeByte(HEX_DIGITS[(length >>> shift) & 0xF]);
+        }
+        buf.writeShort(CRLF_SHORT);
+    }
+
+    private static final byte[] HEX_DIGITS = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
+            'a', 'b', 'c', 'd', 'e', 'f'};
+
+    static void encodeHeaders(HttpHeaders headers, ByteBuf buf) {
+        if (headers instanceof DefaultHttpHeaders d) {
+            d.encode(buf);
+            return;
+        }
+        for (Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iterator(); it.hasNext(); ) {
+            Map.Entry<CharSequence, CharSequence> e = it.next();
+            DefaultHttpHeaders.encodeField(buf, e.getKey(), e.getValue());
+        }
+    }
+
+    /** Writes {@code s} one byte per char (the caller has checked it is ASCII). */
+    static void writeAscii(ByteBuf buf, CharSequence s) {
+        ByteBufUtil.writeAscii(buf, s);
+    }
+
+    /**
+     * Writes the request-line or status-line of {@code message}, CRLF included.
+     *
+     * @throws Exception (wrapped in an {@link EncoderException}) if the line cannot be encoded
+     */
+    protected abstract void encodeInitialLine(ByteBuf buf, H message) throws Exception;
+
+    /**
+     * Whether the body of {@code message} must be empty whatever its headers say; such a message gets no body
+     * bytes and no chunk framing. Called once per head, on the event loop. Default: false.
+     */
+    protected boolean isContentAlwaysEmpty(H message) {
+        return false;
+    }
+
+    /**
+     * Adjusts {@code message}'s headers just before they are written; {@code isAlwaysEmpty} is the result of
+     * {@link #isContentAlwaysEmpty}. Default: nothing.
+     */
+    protected void sanitizeHeadersBeforeEncode(H message, boolean isAlwaysEmpty) {
+    }
+}

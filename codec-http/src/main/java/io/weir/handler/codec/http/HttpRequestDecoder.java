@@ -1,0 +1,108 @@
+package io.weir.handler.codec.http;
+
+import static io.weir.handler.codec.http.HttpByteClasses.CR;
+import static io.weir.handler.codec.http.HttpByteClasses.SP;
+
+import io.weir.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decodes HTTP/1.1 requests: an {@link HttpRequest}, its {@link HttpContent}s, then a {@link LastHttpContent}. See
+ * {@link HttpObjectDecoder} for the framing rules, the rejections and buffer ownership; {@link HttpServerCodec}
+ * pairs it with the response encoder and answers rejected requests.
+ *
+ * <p>The request line must be {@code method SP request-target SP HTTP-version} (RFC 9112 §3) with single
+ * spaces, a token method, a request-target of visible ASCII, and HTTP/1.0 or HTTP/1.1. A request line without a
+ * version (HTTP/0.9) is rejected. A request with neither Content-Length nor Transfer-Encoding has no body.
+ */
+public class HttpRequestDecoder extends HttpObjectDecoder {
+
+    /** A decoder with the {@link HttpDecoderConfig} defaults. */
+    public HttpRequestDecoder() {
+        this(new HttpDecoderConfig());
+    }
+
+    /**
+     * A decoder with the given limits and the other defaults.
+     *
+     * @throws IllegalArgumentException if a limit is not positive
+     */
+    public HttpRequestDecoder(int maxInitialLineLength, int maxHeaderSize, int maxChunkSize) {
+        this(new HttpDecoderConfig().setMaxInitialLineLength(maxInitialLineLength).setMaxHeaderSize(maxHeaderSize)
+                .setMaxChunkSize(maxChunkSize));
+    }
+
+    /**
+     * A decoder with the given configuration, copied now.
+     *
+     * @throws NullPointerException if {@code config} is null
+     */
+    public HttpRequestDecoder(HttpDecoderConfig config) {
+        super(config);
+    }
+
+    @Override
+    final boolean isDecodingRequest() {
+        return true;
+    }
+
+    @Override
+    final HttpMessage parseInitialLine(byte[] b, int length) {
+        int methodEnd = 0;
+        while (methodEnd < length && HttpByteClasses.TCHAR[b[methodEnd] & 0xFF]) {
+            methodEnd++;
+        }
+        if (methodEnd == length) {
+            throw new InvalidHttpMessageException(HttpViolation.HTTP_0_9, "a request line with neither "
+                    + "request-target nor version");
+        }
+        if (b[methodEnd] != SP) {
+            throw invalidByte(b[methodEnd], HttpViolation.INVALID_METHOD, "in the method");
+        }
+        if (methodEnd == 0) {
+            throw new InvalidHttpMessageException(HttpViolation.INVALID_METHOD, "an empty method");
+        }
+        int targetStart = methodEnd + 1;
+        int targetEnd = targetStart;
+        while (targetEnd < length && HttpByteClasses.TARGET[b[targetEnd] & 0xFF]) {
+            targetEnd++;
+        }
+        if (targetEnd == length) {
+            if (targetEnd == targetStart) {
+                throw new InvalidHttpMessageException(HttpViolation.INVALID_REQUEST_TARGET, "an empty request-target");
+            }
+            // RFC 9112 §2.3 / RFC 1945: "GET /" alone is an HTTP/0.9 simple request.
+            throw new InvalidHttpMessageException(HttpViolation.HTTP_0_9, "a request line without an HTTP version");
+        }
+        byte stop = b[targetEnd];
+        if (stop != SP || targetEnd == targetStart) {
+            if (stop == CR) {
+                throw new InvalidHttpMessageException(HttpViolation.BARE_CR, "a CR without LF in the request-target");
+            }
+            throw new InvalidHttpMessageException(HttpViolation.INVALID_REQUEST_TARGET, targetEnd == targetStart
+                    ? "an empty request-target" : "byte 0x" + Integer.toHexString(stop & 0xFF)
+                    + " in the request-target");
+        }
+        int versionStart = targetEnd + 1;
+        for (int i = versionStart; i < length; i++) {
+            if (b[i] == CR) {
+                throw new InvalidHttpMessageException(HttpViolation.BARE_CR, "a CR without LF in the request line");
+            }
+            if (b[i] == SP) {
+                // The version field would hold a space: either the target has one, or the line has an extra field.
+                throw new InvalidHttpMessageException(HttpViolation.INVALID_REQUEST_TARGET,
+                        "whitespace inside the request-target");
+            }
+        }
+        HttpVersion version = parseVersion(b, versionStart, length);
+        HttpMethod method = HttpMethod.valueOf(b, 0, methodEnd);
+        String uri = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
+        return new DefaultHttpRequest(version, method, uri, new DefaultHttpHeaders(false));
+    }
+
+    @Override
+    final HttpMessage createInvalidMessage() {
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.GET, "/bad-request",
+                Unpooled.EMPTY_BUFFER);
+    }
+}

@@ -1,0 +1,79 @@
+package io.weir.handler.codec.http;
+
+import io.weir.buffer.ByteBuf;
+
+/**
+ * Encodes {@link HttpResponse}s and their content (see {@link HttpObjectEncoder} for framing and ordering).
+ *
+ * <p>Bodies are left out where HTTP forbids them: 1xx, 204 and 304 responses (RFC 9110 §15.2, §15.3.5,
+ * §15.4.5), responses to {@code HEAD} (§9.3.2) and 2xx responses to {@code CONNECT} (§9.3.6). The request method
+ * is not part of a response, so an encoder used alone cannot know it: {@link #pollRequestMethod()} returns
+ * {@code null} here, and the server codec overrides it to hand out the methods of the requests it decoded, in
+ * order. {@code Transfer-Encoding} is removed from bodiless 1xx/204/304 responses, and {@code Content-Length}
+ * from 1xx/204 ones (§8.6); a {@code HEAD} response keeps both, since they describe the GET response.
+ *
+ * <p>Only called on the channel's event loop; one instance per channel.
+ */
+public class HttpResponseEncoder extends HttpObjectEncoder<HttpResponse> {
+    private static final int CRLF_SHORT = '\r' << 8 | '\n';
+
+    /** A response encoder that does not know the request methods ({@link #pollRequestMethod()} returns null). */
+    public HttpResponseEncoder() {
+    }
+
+    /** Encodes everything HTTP except requests (which are passed on untouched). */
+    @Override
+    public boolean acceptOutboundMessage(Object msg) throws Exception {
+        return super.acceptOutboundMessage(msg) && !(msg instanceof HttpRequest);
+    }
+
+    @Override
+    protected void encodeInitialLine(ByteBuf buf, HttpResponse response) {
+        HttpObjectEncoder.writeAscii(buf, response.protocolVersion().asciiText());
+        buf.writeByte(' ');
+        buf.writeBytes(response.status().statusLineBytes());
+        buf.writeShort(CRLF_SHORT);
+    }
+
+    /**
+     * The method of the request the next final (non-1xx) response answers, or {@code null} if unknown. Called
+     * exactly once per final response head, in write order, on the event loop; never for 1xx interim responses,
+     * which do not end a request. Server codecs override it to poll a queue they fill as requests are decoded.
+     */
+    protected HttpMethod pollRequestMethod() {
+        return null;
+    }
+
+    @Override
+    protected boolean isContentAlwaysEmpty(HttpResponse response) {
+        int code = response.status().code();
+        if (code < 200) {
+            // 1xx responses are interim: the final response to the same request is still to come.
+            return true;
+        }
+        HttpMethod method = pollRequestMethod();
+        if (method != null) {
+            if (method.equals(HttpMethod.HEAD)) {
+                return true;
+            }
+            if (method.equals(HttpMethod.CONNECT) && code < 300) {
+                return true;
+            }
+        }
+        return code == 204 || code == 304;
+    }
+
+    @Override
+    protected void sanitizeHeadersBeforeEncode(HttpResponse response, boolean isAlwaysEmpty) {
+        if (!isAlwaysEmpty) {
+            return;
+        }
+        int code = response.status().code();
+        if (code < 200 || code == 204) {
+            response.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
+            response.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
+        } else if (code == 304) {
+            response.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
+        }
+    }
+}
