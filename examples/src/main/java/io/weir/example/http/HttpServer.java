@@ -1,0 +1,155 @@
+package io.weir.example.http;
+
+import io.weir.bootstrap.ServerBootstrap;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.IoHandlerFactory;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.epoll.Epoll;
+import io.weir.channel.epoll.EpollIoHandler;
+import io.weir.channel.nio.NioIoHandler;
+import io.weir.example.Transports;
+import io.weir.handler.codec.http.HttpObjectAggregator;
+import io.weir.handler.codec.http.HttpServerCodec;
+import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The example HTTP/1.1 server: {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
+ * {@link HttpServerHandler}), on the native epoll transport where it is available and on NIO otherwise
+ * ({@link Transports}).
+ *
+ * <p>Run it with {@code examples/run http.HttpServer [--port 8080] [--transport nio|epoll]}; it prints its URL and
+ * shuts down gracefully on Ctrl-C (in-flight responses are written, then the loops stop). From code:
+ * {@link #start} binds and returns the listening channel, {@link #close} stops listening.
+ */
+public final class HttpServer implements AutoCloseable {
+    /** The port {@link #main} listens on when none is given. */
+    public static final int DEFAULT_PORT = 8080;
+    /** The largest request body the server accepts; a larger one is answered with 413 and the connection closed. */
+    public static final int MAX_CONTENT_LENGTH_BYTES = 1 << 20;
+
+    private final EventLoopGroup group;
+    private volatile Channel channel;
+
+    /**
+     * A server whose listening socket and connections run on {@code group} (NIO or epoll loops: the channel
+     * classes follow), which the caller owns and shuts down.
+     */
+    public HttpServer(EventLoopGroup group) {
+        this.group = Objects.requireNonNull(group, "group");
+    }
+
+    /**
+     * Binds to {@code localAddress} (port 0 for any free port) and starts serving.
+     *
+     * @return the listening channel; its {@code localAddress()} is the address actually bound
+     * @throws IllegalStateException if this server was started already
+     * @throws InterruptedException if interrupted while waiting for the bind
+     */
+    public Channel start(SocketAddress localAddress) throws InterruptedException {
+        Objects.requireNonNull(localAddress, "localAddress");
+        synchronized (this) {
+            if (channel != null) {
+                throw new IllegalStateException("already started: " + channel);
+            }
+            HttpServerHandler handler = new HttpServerHandler();
+            Channel bound = new ServerBootstrap()
+                    .group(group)
+                    .channel(Transports.serverChannel(group))
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(
+                                    new HttpServerCodec(),
+                                    new HttpServerKeepAliveHandler(),
+                                    new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                                    handler);
+                        }
+                    })
+                    .bind(localAddress).sync().channel();
+            // See EchoServer.start: once a task queued now ran, the acceptor is in place.
+            bound.eventLoop().submit(() -> { }).sync();
+            channel = bound;
+            return bound;
+        }
+    }
+
+    /** Stops listening and waits until the listening channel is closed; does nothing if never started. */
+    @Override
+    public void close() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close().awaitUninterruptibly();
+        }
+    }
+
+    /**
+     * Starts the server: {@code [--port N] [--transport nio|epoll]} (also {@code -Dio.weir.example.port} and
+     * {@code -Dio.weir.example.transport}); epoll by default where available.
+     */
+    public static void main(String[] args) throws Exception {
+        int port = Integer.getInteger("io.weir.example.port", DEFAULT_PORT);
+        String transportName = System.getProperty("io.weir.example.transport");
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("-h") || option.equals("--help")) {
+                System.out.println("usage: examples/run http.HttpServer [--port N] [--transport nio|epoll]");
+                return;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(option + ": missing value");
+            }
+            String value = args[++i];
+            switch (option) {
+                case "--port" -> port = Integer.parseInt(value);
+                case "--transport" -> transportName = value;
+                default -> throw new IllegalArgumentException(
+                        "unknown option: " + option + " (expected: --port N, --transport nio|epoll)");
+            }
+        }
+        IoHandlerFactory io = ioHandlerFactory(transportName);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
+        HttpServer server = new HttpServer(group);
+        Thread shutdown = new Thread(() -> {
+            System.out.println("Shutting down ...");
+            server.close();
+            group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+        }, "weir-http-server-shutdown");
+        try {
+            Channel channel = server.start(new InetSocketAddress(port));
+            Runtime.getRuntime().addShutdownHook(shutdown);
+            InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
+            String transport = channel.getClass().getSimpleName().startsWith("Epoll") ? "epoll" : "nio";
+            System.out.println("Weir HTTP server (" + transport + ") on http://127.0.0.1:" + bound.getPort()
+                    + "/  routes: /plaintext /json /echo (POST) /headers");
+            channel.closeFuture().sync();
+        } catch (Throwable t) {
+            group.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS);
+            throw t;
+        }
+    }
+
+    /** The named transport's I/O handlers, or epoll where available and NIO otherwise when none is named. */
+    private static IoHandlerFactory ioHandlerFactory(String name) {
+        if (name == null) {
+            return Transports.ioHandlerFactory();
+        }
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "nio" -> NioIoHandler.newFactory();
+            case "epoll" -> {
+                Epoll.ensureAvailability();
+                yield EpollIoHandler.newFactory();
+            }
+            default -> throw new IllegalArgumentException("--transport: " + name + " (expected: nio or epoll)");
+        };
+    }
+}
