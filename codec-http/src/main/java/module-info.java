@@ -7,4 +7,5 @@ module io.weir.codec.http {
     requires transitive io.weir.handler;
 
     exports io.weir.handler.codec.http;
+    exports io.weir.handler.codec.http.multipart;
 }
