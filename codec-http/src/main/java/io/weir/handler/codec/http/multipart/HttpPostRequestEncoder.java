@@ -98,13 +98,24 @@ public final class HttpPostRequestEncoder implements ChunkedInput<HttpContent> {
         return Collections.unmodifiableList(datas);
     }
 
-    /** Adds a text field. @throws ErrorDataEncoderException after {@link #finalizeRequest()} */
+    /**
+     * Adds a text field, encoded with the encoder's charset.
+     *
+     * @throws ErrorDataEncoderException after {@link #finalizeRequest()} or if the factory's size limit refuses it
+     */
     public void addBodyAttribute(String name, String value) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(value, "value");
         checkNotFinalized();
-        Attribute attribute = factory.createAttribute(request, name, value);
-        attribute.setCharset(charset);
+        Attribute attribute = factory.createAttribute(request, name);
+        try {
+            attribute.setCharset(charset);
+            attribute.setValue(value);
+        } catch (IOException e) {
+            factory.removeHttpDataFromClean(request, attribute);
+            attribute.release();
+            throw new ErrorDataEncoderException("value of '" + name + "': " + e.getMessage(), e);
+        }
         datas.add(attribute);
     }
 

@@ -133,6 +133,27 @@ class HttpPostRequestEncoderTest {
     }
 
     @Test
+    void attributesAreEncodedAndLabelledWithTheEncoderCharset() throws IOException {
+        HttpRequest request = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/form");
+        HttpPostRequestEncoder encoder = new HttpPostRequestEncoder(new DefaultHttpDataFactory(Mode.MEMORY),
+                request, true, StandardCharsets.ISO_8859_1);
+        encoder.addBodyAttribute("v", "crème brûlée");
+        HttpRequest full = encoder.finalizeRequest();
+        assertThat(((FullHttpRequest) full).content().toString(StandardCharsets.ISO_8859_1))
+                .contains("Content-Type: text/plain; charset=ISO-8859-1\r\n\r\ncrème brûlée\r\n");
+        HttpPostRequestDecoder decoder = new HttpPostRequestDecoder(full);
+        try {
+            Attribute v = (Attribute) decoder.getBodyHttpData("v");
+            assertThat(v.getValue()).isEqualTo("crème brûlée");
+            assertThat(v.getCharset()).isEqualTo(StandardCharsets.ISO_8859_1);
+        } finally {
+            decoder.destroy();
+            ((FullHttpRequest) full).release();
+            encoder.cleanFiles();
+        }
+    }
+
+    @Test
     void misuseIsRefused() {
         HttpRequest request = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/form");
         HttpPostRequestEncoder encoder = new HttpPostRequestEncoder(request, false);
