@@ -153,8 +153,11 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             LOGGER.log(Level.WARNING, "Unexpected exception from the I/O handler of " + this, t);
             ioEventsHandledLastRun = 0;
         } finally {
-            // A stale 1 only costs a later waker one redundant IoHandler.wakeup(); no fence needed.
-            WAKEUP_ARMED.lazySet(this, 0);
+            // A stale 1 only costs a later waker one redundant IoHandler.wakeup(); no fence needed. Written
+            // only when set, so a busy loop does not dirty the cache line that every submitter reads.
+            if (wakeupArmed != 0) {
+                WAKEUP_ARMED.lazySet(this, 0);
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import io.weir.util.Ticker;
 import io.weir.util.platform.Queues;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -35,9 +36,9 @@ import java.util.function.UnaryOperator;
  * <p><b>Life cycle.</b> not started &rarr; started &rarr; shutting down (graceful: tasks still accepted until
  * a quiet period passes or the timeout expires) &rarr; shut down (new tasks rejected; the tasks already
  * queued are run, or discarded after {@link #shutdownNow()}) &rarr; terminated. A task is either run or
- * handed to the {@link RejectedExecutionHandler}, never silently lost: the executor waits for submitters
- * that passed the state check before it drains the queue for the last time. Scheduled tasks are cancelled
- * once shutdown begins.
+ * handed to the {@link RejectedExecutionHandler}, never silently lost, yet a submission costs no atomic
+ * read-modify-write of the executor's own (see {@link #execute}). Scheduled tasks are cancelled once shutdown
+ * begins.
  *
  * <p><b>Metrics.</b> {@link #pendingTasks()}, {@link #tasksRunLastIteration()} and {@link #totalTasksRun()}
  * are written only by the executor thread into plain fields; reads from other threads are best effort.
@@ -65,8 +66,10 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> STATE =
             AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "state");
-    private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> IN_FLIGHT =
-            AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "inFlightSubmissions");
+    private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> LATE_SUBMITTERS =
+            AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "lateSubmitters");
+    /** {@link #lateSubmitters} once the executor thread has taken its last task from the queue. */
+    private static final int QUEUE_SEALED = -1;
     private static final AtomicIntegerFieldUpdater<SingleThreadEventExecutor> SLEEPING =
             AtomicIntegerFieldUpdater.newUpdater(SingleThreadEventExecutor.class, "sleeping");
 
@@ -81,8 +84,12 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     private volatile int state = ST_NOT_STARTED;
     private volatile Thread thread;
-    // Foreign submitters between their state check and their offer; the final drain waits for them.
-    private volatile int inFlightSubmissions;
+    // Submitters that saw the executor shut down right after their offer and count on the final drain to
+    // run their task; QUEUE_SEALED once that drain is over. Untouched by submissions before shutdown.
+    private volatile int lateSubmitters;
+    // Tasks found in the queue after it was sealed, each waiting for its submitter to claim and reject it.
+    // Guarded by itself.
+    private final ArrayList<Runnable> sealedOrphans = new ArrayList<>();
     // 1 while the executor is (about to be) parked in takeTask() or the quiet period; the first waker
     // swaps it to 0, so a burst of submissions costs one unpark, not one each.
     private volatile int sleeping;
@@ -195,6 +202,11 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     /**
      * Queues {@code task} to run on the executor thread, starting the thread if needed.
      *
+     * <p>A submission from another thread reads the state, offers the task and reads the state again; only a
+     * submission that races with shutdown does more (see {@link #lateSubmission}). No counter is written per
+     * task: on a loop fed by other threads, a shared counter would bounce its cache line between the
+     * submitters and the executor on every task.
+     *
      * @throws NullPointerException if {@code task} is null
      * @throws java.util.concurrent.RejectedExecutionException (by the default handler) if the executor is
      *         shut down or its bounded queue is full
@@ -213,23 +225,62 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             }
             return;
         }
-        // Dekker-style handshake with doShutdownDrain(): the submitter announces itself before reading the
-        // state, the executor publishes the state before waiting for announced submitters to leave.
-        IN_FLIGHT.incrementAndGet(this);
-        boolean accepted;
-        try {
-            accepted = state < ST_SHUTDOWN && taskQueue.offer(task);
-        } finally {
-            IN_FLIGHT.decrementAndGet(this);
-        }
-        if (!accepted) {
+        if (state >= ST_SHUTDOWN || !taskQueue.offer(task)) {
             reject(task);
             return;
         }
-        if (state == ST_NOT_STARTED) {
+        // Dekker-style pairing with doShutdownDrain(): this thread offers, then reads the state; the executor
+        // publishes ST_SHUTDOWN, then polls. If this read still sees the executor running, its final drain
+        // will find the task; otherwise the task may have been missed and needs the slow path.
+        int s = state;
+        if (s >= ST_SHUTDOWN) {
+            lateSubmission(task);
+            return;
+        }
+        if (s == ST_NOT_STARTED) {
             startThread();
         }
         wakeup(false);
+    }
+
+    /**
+     * The task was offered, but the executor shut down meanwhile and may already have polled its queue for
+     * the last time. Either the executor learns about this submission before it seals the queue (and then
+     * drains again, so the task runs), or the queue is sealed and the task, if still there, is rejected on
+     * this thread.
+     */
+    private void lateSubmission(Runnable task) {
+        for (;;) {
+            int late = lateSubmitters;
+            if (late == QUEUE_SEALED) {
+                break;
+            }
+            if (LATE_SUBMITTERS.compareAndSet(this, late, late + 1)) {
+                // The executor's sealing CAS will fail on the changed count and it will drain once more.
+                return;
+            }
+        }
+        boolean mine = false;
+        synchronized (sealedOrphans) {
+            // No executor poll follows the seal, so the submitters holding this lock are the only consumers.
+            Runnable queued;
+            while ((queued = taskQueue.poll()) != null) {
+                sealedOrphans.add(queued);
+            }
+            for (int i = sealedOrphans.size() - 1; i >= 0; i--) {
+                // Identity, not equals(): the same instance may be queued by several submitters; each of them
+                // takes one copy, so as many copies are rejected as were left behind.
+                if (sealedOrphans.get(i) == task) {
+                    sealedOrphans.remove(i);
+                    mine = true;
+                    break;
+                }
+            }
+        }
+        // Not found: the executor's last drain ran it (or cancelled it after shutdownNow()).
+        if (mine) {
+            reject(task);
+        }
     }
 
     private void reject(Runnable task) {
@@ -244,8 +295,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     @Override
     void enqueueRemoval(ScheduledFutureTask<?> task) {
-        // No in-flight accounting: a removal that misses the final drain is harmless, the heap is cleared then.
-        if (state < ST_TERMINATED && taskQueue.offer(task)) {
+        // A removal that misses the final drain is harmless: the heap is cleared when the executor terminates.
+        if (state < ST_SHUTDOWN && taskQueue.offer(task)) {
             wakeup(false);
         }
     }
@@ -371,14 +422,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     protected final boolean runAllTasks() {
         int before = tasksRunThisIteration;
         runDueScheduledTasks();
-        int queued = taskQueue.size();
-        for (int i = 0; i < queued; i++) {
-            Runnable task = pollTask();
-            if (task == null) {
-                break;
-            }
-            runTask(task);
-        }
+        runQueuedTasks(taskQueue.size(), false, 0);
         return endIteration(before);
     }
 
@@ -392,18 +436,35 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         int before = tasksRunThisIteration;
         runDueScheduledTasks();
         long deadline = deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos));
-        int queued = taskQueue.size();
-        for (int i = 0; i < queued; i++) {
+        runQueuedTasks(taskQueue.size(), true, deadline);
+        return endIteration(before);
+    }
+
+    /**
+     * Runs up to {@code max} queued tasks, like {@link #runTask} each, but counts them in locals and writes the
+     * metric fields once: the fields share cache lines with what submitters read on every
+     * {@link #execute}, and a write per task would make every submission from another thread miss its cache.
+     */
+    private void runQueuedTasks(int max, boolean timed, long deadline) {
+        int ran = 0;
+        while (ran < max) {
             Runnable task = pollTask();
             if (task == null) {
                 break;
             }
-            runTask(task);
-            if ((i + 1) % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && currentTimeNanos() >= deadline) {
+            if (ran == 0 && tasksRunThisIteration == 0) {
+                iterationStartNanos = currentTimeNanos();
+            }
+            safeExecute(task);
+            ran++;
+            if (timed && ran % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && currentTimeNanos() >= deadline) {
                 break;
             }
         }
-        return endIteration(before);
+        if (ran != 0) {
+            tasksRunThisIteration += ran;
+            totalTasksRun += ran;
+        }
     }
 
     private void runDueScheduledTasks() {
@@ -419,9 +480,12 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     private boolean endIteration(int before) {
         int ran = tasksRunThisIteration;
-        tasksRunLastIteration = ran;
-        tasksRunThisIteration = 0;
+        // Idle iterations write nothing: these fields sit near what submitters read on every execute().
+        if (tasksRunLastIteration != ran) {
+            tasksRunLastIteration = ran;
+        }
         if (ran > 0) {
+            tasksRunThisIteration = 0;
             lastExecutionNanos = iterationStartNanos;
         }
         return ran > before;
@@ -523,19 +587,29 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         }
     }
 
-    /** The last drain: no submission is accepted any more, so this one sees every task that was. */
+    /**
+     * The last drains, after ST_SHUTDOWN is published: each new submission is refused by its state check, and
+     * a submission that had passed it either is found by a drain here or, once the queue is sealed, rejects
+     * its own task (see {@link #lateSubmission}).
+     */
     private void doShutdownDrain() {
-        while (inFlightSubmissions != 0) {
-            Thread.onSpinWait();
-        }
         boolean discard = discardPendingTasks;
-        Runnable task;
-        while ((task = taskQueue.poll()) != null) {
-            if (discard) {
-                cancelIfFuture(task);
-            } else {
-                runTask(task);
+        // Read before draining: a late submitter that counts itself after this read makes the sealing CAS
+        // fail, and one that counted itself before has already offered, so this drain finds its task.
+        int late = lateSubmitters;
+        for (;;) {
+            Runnable task;
+            while ((task = taskQueue.poll()) != null) {
+                if (discard) {
+                    cancelIfFuture(task);
+                } else {
+                    runTask(task);
+                }
             }
+            if (LATE_SUBMITTERS.compareAndSet(this, late, QUEUE_SEALED)) {
+                break;
+            }
+            late = lateSubmitters;
         }
         tasksRunLastIteration = tasksRunThisIteration;
         tasksRunThisIteration = 0;
@@ -613,6 +687,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             try {
                 doStartThread();
             } catch (Throwable t) {
+                // No executor thread will ever drain the queue: late submitters must reject their own tasks.
+                LATE_SUBMITTERS.set(this, QUEUE_SEALED);
                 STATE.set(this, ST_TERMINATED);
                 terminationFuture.tryFailure(t);
                 throw t;

@@ -195,6 +195,91 @@ class SingleThreadEventExecutorTest {
     }
 
     @Test
+    void oneTaskInstanceSubmittedByRacingThreadsRunsOrIsRejectedOncePerSubmission() throws Exception {
+        // The same Runnable queued many times by several threads while the executor shuts down: every
+        // submission must end in exactly one run or one rejection, even when copies are left in the queue
+        // after the executor's last drain and their submitters have to take them back.
+        for (int round = 0; round < 40; round++) {
+            AtomicInteger rejected = new AtomicInteger();
+            DefaultEventExecutor executor = new DefaultEventExecutor(null, null, Ticker.system(),
+                    SingleThreadEventExecutor.DEFAULT_MAX_PENDING_TASKS, (task, e) -> rejected.incrementAndGet(),
+                    null);
+            AtomicInteger ran = new AtomicInteger();
+            Runnable shared = ran::incrementAndGet;
+            int perThread = 1_000;
+            int threads = 3;
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> submitters = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread submitter = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    for (int i = 0; i < perThread; i++) {
+                        executor.execute(shared);
+                    }
+                });
+                submitters.add(submitter);
+                submitter.start();
+            }
+            executor.execute(shared);
+            go.countDown();
+            if (round % 2 == 0) {
+                executor.shutdown();
+            } else {
+                executor.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
+            for (Thread submitter : submitters) {
+                submitter.join(TIMEOUT_SECONDS * 1000);
+            }
+            assertThat(executor.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran.get() + rejected.get()).isEqualTo(threads * perThread + 1);
+            assertThat(executor.pendingTasks()).isZero();
+        }
+    }
+
+    @Test
+    void submissionsRacingWithShutdownNowAreCancelledRunOrRejectedButNeverLeftPending() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            DefaultEventExecutor executor = new DefaultEventExecutor();
+            List<Future<?>> accepted = java.util.Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger rejected = new AtomicInteger();
+            int perThread = 1_000;
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> submitters = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                Thread submitter = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    for (int i = 0; i < perThread; i++) {
+                        try {
+                            accepted.add(executor.submit(() -> { }));
+                        } catch (RejectedExecutionException e) {
+                            rejected.incrementAndGet();
+                        }
+                    }
+                });
+                submitters.add(submitter);
+                submitter.start();
+            }
+            go.countDown();
+            executor.shutdownNow();
+            for (Thread submitter : submitters) {
+                submitter.join(TIMEOUT_SECONDS * 1000);
+            }
+            assertThat(executor.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(accepted.size() + rejected.get()).isEqualTo(2 * perThread);
+            // A future that neither ran nor was cancelled would leave its caller waiting forever.
+            assertThat(accepted).allMatch(Future::isDone);
+        }
+    }
+
+    @Test
     void rejectedTasksGoToTheHandler() throws Exception {
         List<Runnable> refused = new ArrayList<>();
         DefaultEventExecutor executor = new DefaultEventExecutor(null, null, Ticker.system(),
