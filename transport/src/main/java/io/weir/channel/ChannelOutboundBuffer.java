@@ -203,12 +203,20 @@ public final class ChannelOutboundBuffer {
      */
     public void progress(long amount) {
         Entry entry = flushedEntry;
-        if (entry == null) {
-            return;
+        if (entry != null) {
+            progress(entry, amount);
         }
+    }
+
+    private static void progress(Entry entry, long amount) {
         long progress = entry.progress + amount;
         entry.progress = progress;
-        if (entry.promise instanceof ChannelProgressivePromise p) {
+        ChannelPromise promise = entry.promise;
+        // The two plain promise classes are excluded by class first: an interface instanceof that fails scans
+        // the class's secondary supertypes, on every gathered buffer of every write.
+        Class<?> type = promise.getClass();
+        if (type != VoidChannelPromise.class && type != DefaultChannelPromise.class
+                && promise instanceof ChannelProgressivePromise p) {
             p.tryProgress(progress, entry.total);
         }
     }
@@ -291,34 +299,66 @@ public final class ChannelOutboundBuffer {
         if (writtenBytes < 0) {
             throw new IllegalArgumentException("writtenBytes: " + writtenBytes + " (expected: >= 0)");
         }
-        for (;;) {
-            Object msg = current();
-            if (!(msg instanceof ByteBuf buf)) {
-                if (writtenBytes != 0) {
-                    throw new IllegalArgumentException(writtenBytes
-                            + " written bytes left over but the current message is not a ByteBuf: " + msg);
+        // The pending bytes of the removed entries are subtracted once, at the end: one atomic update and one
+        // water-mark check per write instead of one per buffer. Writability events are tasks anyway.
+        long removedPendingBytes = 0;
+        try {
+            for (;;) {
+                // Re-read every turn: a promise completed below may have written, flushed or closed.
+                Entry entry = flushedEntry;
+                Object msg = entry == null ? null : entry.msg;
+                if (!(msg instanceof ByteBuf buf)) {
+                    if (writtenBytes != 0) {
+                        throw new IllegalArgumentException(writtenBytes
+                                + " written bytes left over but the current message is not a ByteBuf: " + msg);
+                    }
+                    break;
                 }
-                break;
+                int readerIndex = buf.readerIndex();
+                int readable = buf.writerIndex() - readerIndex;
+                if (readable <= writtenBytes) {
+                    if (writtenBytes != 0) {
+                        progress(entry, readable);
+                        writtenBytes -= readable;
+                    }
+                    removedPendingBytes += removeWritten(entry);
+                } else {
+                    if (writtenBytes != 0) {
+                        buf.readerIndex(readerIndex + (int) writtenBytes);
+                        progress(entry, writtenBytes);
+                        // The cached ByteBuffer no longer starts at the reader index.
+                        entry.clearNioCache();
+                    }
+                    break;
+                }
             }
-            int readerIndex = buf.readerIndex();
-            int readable = buf.writerIndex() - readerIndex;
-            if (readable <= writtenBytes) {
-                if (writtenBytes != 0) {
-                    progress(readable);
-                    writtenBytes -= readable;
-                }
-                remove();
-            } else {
-                if (writtenBytes != 0) {
-                    buf.readerIndex(readerIndex + (int) writtenBytes);
-                    progress(writtenBytes);
-                    // The cached ByteBuffer no longer starts at the reader index.
-                    flushedEntry.clearNioCache();
-                }
-                break;
-            }
+        } finally {
+            decrementPendingOutboundBytes(removedPendingBytes, true);
+            clearNioBuffers();
         }
-        clearNioBuffers();
+    }
+
+    /**
+     * Removes the head entry {@code e}, written completely: releases its message and completes its promise,
+     * but leaves the pending bytes to the caller.
+     *
+     * @return the pending bytes the entry accounted for
+     */
+    private int removeWritten(Entry e) {
+        Object msg = e.msg;
+        ChannelPromise promise = e.promise;
+        int size = e.pendingSize;
+        boolean cancelled = e.cancelled;
+        removeEntry(e);
+        // Recycled before the promise completes: nothing below touches the entry, and a listener that writes
+        // again can reuse it at once.
+        e.recycle();
+        if (cancelled) {
+            return 0;
+        }
+        ReferenceCountUtil.safeRelease(msg);
+        safeSuccess(promise);
+        return size;
     }
 
     private void clearNioBuffers() {
@@ -465,6 +505,11 @@ public final class ChannelOutboundBuffer {
     private void setWritable(int mask) {
         for (;;) {
             int oldValue = unwritable;
+            if ((oldValue & mask) == 0) {
+                // Already writable for this bit: every remove below the low water mark lands here, and a CAS
+                // writing the same value back would cost an atomic per message.
+                return;
+            }
             int newValue = oldValue & ~mask;
             if (UNWRITABLE.compareAndSet(this, oldValue, newValue)) {
                 if (oldValue != 0 && newValue == 0) {
@@ -478,6 +523,9 @@ public final class ChannelOutboundBuffer {
     private void setUnwritable(int mask) {
         for (;;) {
             int oldValue = unwritable;
+            if ((oldValue & mask) == mask) {
+                return;
+            }
             int newValue = oldValue | mask;
             if (UNWRITABLE.compareAndSet(this, oldValue, newValue)) {
                 if (oldValue == 0 && newValue != 0) {

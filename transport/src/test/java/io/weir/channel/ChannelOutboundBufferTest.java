@@ -188,6 +188,30 @@ class ChannelOutboundBufferTest {
     }
 
     @Test
+    void gatheringRemovalCountsEveryBufferOnceEvenWhenAListenerWritesMeanwhile() {
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(OVERHEAD + 10, 3 * OVERHEAD + 100));
+        ChannelPromise first = add(buf(40));
+        ChannelPromise second = add(buf(40));
+        ChannelPromise third = add(buf(40));
+        ByteBuf late = buf(5);
+        // A listener that writes again while the gathering write is being accounted for.
+        first.addListener(f -> buffer.addMessage(late, 5, channel.newPromise()));
+        buffer.addFlush();
+        assertThat(buffer.isWritable()).isFalse();
+        assertThat(writabilityEvents()).containsExactly("h:writability(false)");
+        buffer.nioBuffers(16, Long.MAX_VALUE);
+        assertThat(buffer.nioBufferCount()).isEqualTo(3);
+        buffer.removeBytes(120);
+        assertThat(List.of(first, second, third)).allMatch(ChannelPromise::isSuccess);
+        assertThat(buffer.isEmpty()).isTrue();
+        assertThat(buffer.totalPendingWriteBytes()).isEqualTo(5 + OVERHEAD);
+        assertThat(buffer.isWritable()).isTrue();
+        assertThat(writabilityEvents()).containsExactly("h:writability(false)", "h:writability(true)");
+        buffer.addFlush();
+        assertThat(buffer.current()).isSameAs(late);
+    }
+
+    @Test
     void flipsThatCancelOutBeforeTheEventRunsFireOnce() {
         buffer.setUserDefinedWritability(5, false);
         buffer.setUserDefinedWritability(5, true);
