@@ -164,6 +164,23 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     }
 
     @Override
+    public boolean getUserDefinedWritability(int index) {
+        // Validated even once the buffer is gone, so a bad index fails the same way at any time.
+        ChannelOutboundBuffer.writabilityMask(index);
+        ChannelOutboundBuffer buf = outboundBuffer;
+        return buf != null && buf.getUserDefinedWritability(index);
+    }
+
+    @Override
+    public void setUserDefinedWritability(int index, boolean writable) {
+        ChannelOutboundBuffer.writabilityMask(index);
+        ChannelOutboundBuffer buf = outboundBuffer;
+        if (buf != null) {
+            buf.setUserDefinedWritability(index, writable);
+        }
+    }
+
+    @Override
     public long bytesBeforeUnwritable() {
         ChannelOutboundBuffer buf = outboundBuffer;
         return buf == null ? 0 : buf.bytesBeforeUnwritable();

@@ -53,10 +53,32 @@ public interface Channel extends AttributeMap, ChannelOutboundInvoker, Comparabl
     /**
      * Whether a write would be sent soon: {@code false} while more than the
      * {@linkplain ChannelOption#WRITE_BUFFER_WATER_MARK high water mark} is queued (or a
-     * {@linkplain ChannelOutboundBuffer#setUserDefinedWritability user-defined} bit is cleared), and always
-     * once closed. Writing to an unwritable channel still works; it just queues more memory.
+     * {@linkplain #setUserDefinedWritability user-defined} bit is cleared), and always once closed. Writing
+     * to an unwritable channel still works; it just queues more memory.
      */
     boolean isWritable();
+
+    /**
+     * Whether user-defined writability bit {@code index} is set to writable (see
+     * {@link #setUserDefinedWritability}); {@code false} once the channel closed or its output shut down.
+     * Any thread.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= index <= 31}
+     */
+    boolean getUserDefinedWritability(int index);
+
+    /**
+     * Sets user-defined writability bit {@code index} (1 to 31; bit 0 belongs to the water marks). While any
+     * bit is unwritable, {@link #isWritable()} is {@code false} whatever is queued: a handler uses this to
+     * stop the writers above it for reasons of its own (a peer's flow-control window, a downstream queue).
+     * Each change of {@link #isWritable()} fires {@link ChannelHandler#channelWritabilityChanged} through the
+     * whole pipeline, as a task on the event loop, never from inside this call; changes that cancel out
+     * before that task runs fire it once. Any thread; a no-op once the channel closed or its output shut
+     * down, since nothing can be written then anyway.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= index <= 31}
+     */
+    void setUserDefinedWritability(int index, boolean writable);
 
     /** Bytes that can be queued before {@link #isWritable()} turns {@code false}; 0 if it already is. */
     long bytesBeforeUnwritable();

@@ -482,7 +482,8 @@ public final class ChannelOutboundBuffer {
     /**
      * Sets user-defined writability bit {@code index}: while any bit is unwritable, the channel is
      * unwritable whatever its pending bytes (for protocols that stop writers for reasons of their own, like
-     * an HTTP/2 stream's flow-control window). Any thread.
+     * an HTTP/2 stream's flow-control window). Any thread. Handlers reach this through
+     * {@link Channel#setUserDefinedWritability}.
      *
      * @throws IllegalArgumentException unless {@code 1 <= index <= 31}
      */
@@ -495,7 +496,7 @@ public final class ChannelOutboundBuffer {
         }
     }
 
-    private static int writabilityMask(int index) {
+    static int writabilityMask(int index) {
         if (index < 1 || index > 31) {
             throw new IllegalArgumentException("index: " + index + " (expected: 1..31)");
         }
