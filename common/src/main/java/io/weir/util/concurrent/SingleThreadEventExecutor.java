@@ -102,6 +102,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     private long lastExecutionNanos;
     private long iterationStartNanos;
     private int tasksRunThisIteration;
+    // Submissions made on the executor thread; runAllTasks(long) stops taking newcomers once one happened.
+    private int selfSubmissions;
     // Written by the executor thread only; read by anyone, best effort.
     private int tasksRunLastIteration;
     private long totalTasksRun;
@@ -219,6 +221,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     private void execute0(Runnable task) {
         if (inEventLoop()) {
+            selfSubmissions++;
             // The executor thread itself cannot race with its own final drain.
             if (state >= ST_SHUTDOWN || !taskQueue.offer(task)) {
                 reject(task);
@@ -428,7 +431,11 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     /**
      * Like {@link #runAllTasks()}, but stops once {@code timeoutNanos} (by the ticker) have passed, checking
-     * the clock every {@value #TASKS_BETWEEN_DEADLINE_CHECKS} tasks. Executor thread only.
+     * the clock every {@value #TASKS_BETWEEN_DEADLINE_CHECKS} tasks; and within that budget it also runs the
+     * tasks other threads queue meanwhile, as long as no task of this call submitted one itself (those still
+     * wait for the next call). A loop fed by other threads thus drains a burst in one go instead of paying a
+     * poll for I/O every few tasks, while a task that re-submits itself still cannot starve I/O. Executor
+     * thread only.
      *
      * @return whether at least one task ran
      */
@@ -436,7 +443,14 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         int before = tasksRunThisIteration;
         runDueScheduledTasks();
         long deadline = deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos));
-        runQueuedTasks(taskQueue.size(), true, deadline);
+        for (;;) {
+            int selfSubmitted = selfSubmissions;
+            int queued = taskQueue.size();
+            if (queued == 0 || !runQueuedTasks(queued, true, deadline)
+                    || selfSubmissions != selfSubmitted || currentTimeNanos() >= deadline) {
+                break;
+            }
+        }
         return endIteration(before);
     }
 
@@ -444,8 +458,10 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
      * Runs up to {@code max} queued tasks, like {@link #runTask} each, but counts them in locals and writes the
      * metric fields once: the fields share cache lines with what submitters read on every
      * {@link #execute}, and a write per task would make every submission from another thread miss its cache.
+     *
+     * @return whether all {@code max} tasks ran (not stopped by an empty queue or the deadline)
      */
-    private void runQueuedTasks(int max, boolean timed, long deadline) {
+    private boolean runQueuedTasks(int max, boolean timed, long deadline) {
         int ran = 0;
         while (ran < max) {
             Runnable task = pollTask();
@@ -457,7 +473,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             }
             safeExecute(task);
             ran++;
-            if (timed && ran % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && currentTimeNanos() >= deadline) {
+            if (timed && ran % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && ran < max && currentTimeNanos() >= deadline) {
                 break;
             }
         }
@@ -465,6 +481,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             tasksRunThisIteration += ran;
             totalTasksRun += ran;
         }
+        return ran == max;
     }
 
     private void runDueScheduledTasks() {
