@@ -4,6 +4,9 @@
  */
 module io.weir.transport {
     requires transitive io.weir.buffer;
+    // sun.misc.Unsafe, only to install the NIO selector's array-backed key set where reflection may not.
+    requires org.jctools.core;
+    requires jdk.unsupported;
 
     exports io.weir.bootstrap;
     exports io.weir.channel;

@@ -8,6 +8,7 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.IoRegistration;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.platform.PlatformInfo;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,10 +42,11 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * key's ready operations, through the {@link IoRegistration} that {@link #register} returned.
  *
  * <p><b>Selected keys.</b> Where the JDK allows it, the selector's selected-key {@code HashSet} is replaced by
- * an array the handler walks by index, which saves hashing and allocation on every select. On JDK 17+ that
- * needs {@code --add-opens java.base/sun.nio.ch=io.weir.transport} (or {@code =ALL-UNNAMED} on the class
- * path); without it, and on JDK 26+ (where changing a final field prints a warning), the plain set is used.
- * Which one is in use is logged once at {@code DEBUG}.
+ * an array the handler walks by index, which saves hashing and an iterator on every select. The fields are set
+ * by reflection where {@code --add-opens java.base/sun.nio.ch=io.weir.transport} (or {@code =ALL-UNNAMED} on
+ * the class path) allows it, and otherwise through {@code sun.misc.Unsafe} where Weir may use it
+ * ({@link PlatformInfo#hasUnsafe()}); without either, and on JDK 26+ (where changing a final field prints a
+ * warning), the plain set is used. Which one is in use is logged once at {@code DEBUG}.
  *
  * <p><b>The JDK's spinning selector.</b> Some JDK/kernel combinations make {@code select(timeout)} return 0
  * at once, forever. After {@link #DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD} (512 unless configured) such
@@ -78,6 +80,9 @@ public final class NioIoHandler implements IoHandler {
     private static final Class<?> SELECTOR_IMPL;
     private static final Field SELECTED_KEYS_FIELD;
     private static final Field PUBLIC_SELECTED_KEYS_FIELD;
+    // Offsets of the two fields when they are set through Unsafe (the fields are not accessible); else -1.
+    private static final long SELECTED_KEYS_OFFSET;
+    private static final long PUBLIC_SELECTED_KEYS_OFFSET;
     private static final Throwable ARRAY_KEYS_UNAVAILABILITY;
     private static final AtomicBoolean KEY_SET_CHOICE_LOGGED = new AtomicBoolean();
 
@@ -85,6 +90,8 @@ public final class NioIoHandler implements IoHandler {
         Class<?> impl = null;
         Field selectedKeys = null;
         Field publicSelectedKeys = null;
+        long selectedKeysOffset = -1;
+        long publicSelectedKeysOffset = -1;
         Throwable cause = null;
         if (Runtime.version().feature() >= FIRST_JDK_WARNING_ON_FINAL_FIELD_MUTATION) {
             cause = new UnsupportedOperationException("JDK " + Runtime.version().feature()
@@ -94,19 +101,38 @@ public final class NioIoHandler implements IoHandler {
                 impl = Class.forName("sun.nio.ch.SelectorImpl", false, null);
                 selectedKeys = impl.getDeclaredField("selectedKeys");
                 publicSelectedKeys = impl.getDeclaredField("publicSelectedKeys");
-                // Throws InaccessibleObjectException unless java.base opens sun.nio.ch to this module.
-                selectedKeys.setAccessible(true);
-                publicSelectedKeys.setAccessible(true);
+                if (!Set.class.isAssignableFrom(selectedKeys.getType())
+                        || !Set.class.isAssignableFrom(publicSelectedKeys.getType())) {
+                    throw new UnsupportedOperationException("the selector's key-set fields are no Sets");
+                }
+                try {
+                    // Throws InaccessibleObjectException unless java.base opens sun.nio.ch to this module.
+                    selectedKeys.setAccessible(true);
+                    publicSelectedKeys.setAccessible(true);
+                } catch (RuntimeException inaccessible) {
+                    if (!PlatformInfo.hasUnsafe()) {
+                        throw inaccessible;
+                    }
+                    // The offsets of SelectorImpl's own instance fields; installArrayKeys() writes them only
+                    // into SelectorImpl instances.
+                    selectedKeysOffset = org.jctools.util.UnsafeAccess.UNSAFE.objectFieldOffset(selectedKeys);
+                    publicSelectedKeysOffset =
+                            org.jctools.util.UnsafeAccess.UNSAFE.objectFieldOffset(publicSelectedKeys);
+                }
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 cause = e;
                 impl = null;
                 selectedKeys = null;
                 publicSelectedKeys = null;
+                selectedKeysOffset = -1;
+                publicSelectedKeysOffset = -1;
             }
         }
         SELECTOR_IMPL = impl;
         SELECTED_KEYS_FIELD = selectedKeys;
         PUBLIC_SELECTED_KEYS_FIELD = publicSelectedKeys;
+        SELECTED_KEYS_OFFSET = selectedKeysOffset;
+        PUBLIC_SELECTED_KEYS_OFFSET = publicSelectedKeysOffset;
         ARRAY_KEYS_UNAVAILABILITY = cause;
     }
 
@@ -185,8 +211,15 @@ public final class NioIoHandler implements IoHandler {
         if (cause == null) {
             SelectedKeyArraySet keys = new SelectedKeyArraySet();
             try {
-                SELECTED_KEYS_FIELD.set(selector, keys);
-                PUBLIC_SELECTED_KEYS_FIELD.set(selector, keys);
+                if (SELECTED_KEYS_OFFSET >= 0) {
+                    // Safe: selector is a SelectorImpl (checked above), both offsets are of its Set-typed fields,
+                    // and keys is a Set; the selector is new, so no other thread sees it yet.
+                    org.jctools.util.UnsafeAccess.UNSAFE.putObject(selector, SELECTED_KEYS_OFFSET, keys);
+                    org.jctools.util.UnsafeAccess.UNSAFE.putObject(selector, PUBLIC_SELECTED_KEYS_OFFSET, keys);
+                } else {
+                    SELECTED_KEYS_FIELD.set(selector, keys);
+                    PUBLIC_SELECTED_KEYS_FIELD.set(selector, keys);
+                }
                 logKeySetChoice(null);
                 return keys;
             } catch (IllegalAccessException | RuntimeException e) {
