@@ -442,13 +442,20 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     protected final boolean runAllTasks(long timeoutNanos) {
         int before = tasksRunThisIteration;
         runDueScheduledTasks();
-        long deadline = deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos));
-        for (;;) {
-            int selfSubmitted = selfSubmissions;
-            int queued = taskQueue.size();
-            if (queued == 0 || !runQueuedTasks(queued, true, deadline)
-                    || selfSubmissions != selfSubmitted || currentTimeNanos() >= deadline) {
-                break;
+        int queued = taskQueue.size();
+        if (queued != 0) {
+            // The clock is read only when there is work: an I/O-bound loop comes here empty on most turns.
+            long deadline = deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos));
+            for (;;) {
+                int selfSubmitted = selfSubmissions;
+                if (!runQueuedTasks(queued, true, deadline) || selfSubmissions != selfSubmitted
+                        || currentTimeNanos() >= deadline) {
+                    break;
+                }
+                queued = taskQueue.size();
+                if (queued == 0) {
+                    break;
+                }
             }
         }
         return endIteration(before);
