@@ -6,6 +6,7 @@ import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.Promise;
 import io.weir.util.concurrent.RejectedExecutionHandler;
 import io.weir.util.concurrent.SingleThreadEventExecutor;
+import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -36,7 +37,11 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Wake-ups.</b> Only other threads wake the handler ({@link IoHandler#wakeup()}); the loop never wakes
  * itself. An atomic flag, armed just before the handler may block and consumed by the first waker, makes a
- * burst of submissions from another thread cost one {@code IoHandler.wakeup()} call.
+ * burst of submissions from another thread cost one {@code IoHandler.wakeup()} call. Before the handler may
+ * block, the loop watches its queue for up to {@link #IDLE_SPIN_NANOS} ns: a thread handing it work in a
+ * steady stream (writes from outside the loop, request after response) then finds it awake, and neither side
+ * pays the system calls and scheduler latency of a sleep and a wake-up. I/O readiness that arrives meanwhile
+ * waits at most that long.
  *
  * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
  * fields; reads from other threads are best effort.
@@ -49,6 +54,14 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
      * nothing. 100 µs run thousands of small tasks, yet keep readiness polled often.
      */
     public static final long MIN_TASK_TIME_BUDGET_NANOS = 100_000;
+    /**
+     * Default for {@code io.weir.eventLoop.idleSpinNanos}: how long an idle loop watches its task queue before
+     * its I/O handler may block, in nanoseconds; 0 turns the spin off. Long enough to catch the next task of
+     * a producer that is between two submissions, short enough that an idle loop costs nothing noticeable.
+     */
+    public static final long DEFAULT_IDLE_SPIN_NANOS = 1_000;
+    static final long IDLE_SPIN_NANOS =
+            Math.max(0, SystemProperties.getLong("io.weir.eventLoop.idleSpinNanos", DEFAULT_IDLE_SPIN_NANOS));
 
     private static final System.Logger LOGGER = System.getLogger(SingleThreadIoEventLoop.class.getName());
     private static final long NOT_REPORTED = -1;
@@ -206,7 +219,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
         public boolean canBlock() {
             // While shutting down, confirmShutdown() does the waiting, bounded; a blocking run would not come
             // back to it. A busy loop answers here without touching the flag.
-            if (hasTasks() || isShuttingDown()) {
+            if (hasTasks() || isShuttingDown() || taskArrivedWhileSpinning()) {
                 return false;
             }
             // Arm, then look at the queue again: a submitter offers before reading the flag, so either this
@@ -217,6 +230,21 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
                 return false;
             }
             return true;
+        }
+
+        private boolean taskArrivedWhileSpinning() {
+            long spin = IDLE_SPIN_NANOS;
+            if (spin == 0) {
+                return false;
+            }
+            long start = System.nanoTime();
+            do {
+                Thread.onSpinWait();
+                if (hasTasks()) {
+                    return true;
+                }
+            } while (System.nanoTime() - start < spin);
+            return false;
         }
 
         @Override
