@@ -205,9 +205,10 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
      * Queues {@code task} to run on the executor thread, starting the thread if needed.
      *
      * <p>A submission from another thread reads the state, offers the task and reads the state again; only a
-     * submission that races with shutdown does more (see {@link #lateSubmission}). No counter is written per
-     * task: on a loop fed by other threads, a shared counter would bounce its cache line between the
-     * submitters and the executor on every task.
+     * submission that races with shutdown does more: if the executor's last drain may have missed the task,
+     * the submitter either gets it counted into one more drain or takes it back and rejects it itself. No
+     * counter is written per task: on a loop fed by other threads, a shared counter would bounce its cache
+     * line between the submitters and the executor on every task.
      *
      * @throws NullPointerException if {@code task} is null
      * @throws java.util.concurrent.RejectedExecutionException (by the default handler) if the executor is
@@ -614,7 +615,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     /**
      * The last drains, after ST_SHUTDOWN is published: each new submission is refused by its state check, and
      * a submission that had passed it either is found by a drain here or, once the queue is sealed, rejects
-     * its own task (see {@link #lateSubmission}).
+     * its own task (see lateSubmission()).
      */
     private void doShutdownDrain() {
         boolean discard = discardPendingTasks;
