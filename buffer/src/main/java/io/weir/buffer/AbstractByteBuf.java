@@ -3,6 +3,7 @@ package io.weir.buffer;
 import io.weir.util.AsciiString;
 import io.weir.util.ByteProcessor;
 import io.weir.util.IllegalReferenceCountException;
+import io.weir.util.platform.MemoryAccess;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
 import java.io.InputStream;
@@ -391,6 +392,9 @@ abstract class AbstractByteBuf extends ByteBuf {
         checkArgRange("dstIndex", dstIndex, length, dst.capacity());
         if (dst.hasArray()) {
             _getBytes(index, dst.array(), dst.arrayOffset() + dstIndex, length);
+        } else if (dst.hasMemoryAddress() && hasMemoryAddress()) {
+            // Off-heap on both sides with known addresses: one copy, no NIO view to create.
+            MemoryAccess.copyMemory(memoryAddress() + index, dst.memoryAddress() + dstIndex, length);
         } else if (!dst.isReadOnly() && dst.nioBufferCount() == 1) {
             _getBytes(index, dst.nioBuffer(dstIndex, length));
         } else {
@@ -543,6 +547,9 @@ abstract class AbstractByteBuf extends ByteBuf {
         checkArgRange("srcIndex", srcIndex, length, src.capacity());
         if (src.hasArray()) {
             _setBytes(index, src.array(), src.arrayOffset() + srcIndex, length);
+        } else if (src.hasMemoryAddress() && hasMemoryAddress()) {
+            // Off-heap on both sides with known addresses: one copy, no NIO view to create.
+            MemoryAccess.copyMemory(src.memoryAddress() + srcIndex, memoryAddress() + index, length);
         } else if (src.nioBufferCount() == 1) {
             _setBytes(index, src.nioBuffer(srcIndex, length));
         } else {
