@@ -1,11 +1,13 @@
 /**
  * Weir's HTTP/1.1 codec: messages and headers, request and response decoders and encoders, the server and
- * client codecs, aggregation, keep-alive and {@code Expect: 100-continue} handling.
+ * client codecs, aggregation, keep-alive and {@code Expect: 100-continue} handling, and the application codecs:
+ * query strings, cookies, CORS, content compression and POST bodies (multipart and urlencoded).
  */
 module io.weir.codec.http {
     requires transitive io.weir.codec;
     requires transitive io.weir.handler;
 
     exports io.weir.handler.codec.http;
+    exports io.weir.handler.codec.http.cookie;
     exports io.weir.handler.codec.http.multipart;
 }
