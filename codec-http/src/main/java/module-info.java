@@ -9,5 +9,6 @@ module io.weir.codec.http {
 
     exports io.weir.handler.codec.http;
     exports io.weir.handler.codec.http.cookie;
+    exports io.weir.handler.codec.http.cors;
     exports io.weir.handler.codec.http.multipart;
 }
