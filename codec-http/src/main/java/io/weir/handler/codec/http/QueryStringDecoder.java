@@ -281,6 +281,14 @@ public final class QueryStringDecoder {
             }
             return;
         }
+        if (charset == StandardCharsets.UTF_8) {
+            // A CharsetDecoder per escaped run costs more than the whole rest of the decoding.
+            if (!appendUtf8(out, bytes, n)) {
+                throw new IllegalArgumentException("percent-encoded bytes at offset " + offset
+                        + " are not valid UTF-8 in: " + s);
+            }
+            return;
+        }
         CharsetDecoder decoder = charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         try {
@@ -290,6 +298,61 @@ public final class QueryStringDecoder {
             throw new IllegalArgumentException("percent-encoded bytes at offset " + offset + " are not valid "
                     + charset.name() + " in: " + s, e);
         }
+    }
+
+    /**
+     * Appends the UTF-8 {@code bytes[0, n)} as characters; false if they are not well-formed UTF-8 (RFC 3629 §4:
+     * no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence).
+     */
+    private static boolean appendUtf8(StringBuilder out, byte[] bytes, int n) {
+        int i = 0;
+        while (i < n) {
+            int b0 = bytes[i] & 0xFF;
+            if (b0 < 0x80) {
+                out.append((char) b0);
+                i++;
+                continue;
+            }
+            int extra;
+            int cp;
+            int min;
+            if (b0 >= 0xC2 && b0 <= 0xDF) {
+                extra = 1;
+                cp = b0 & 0x1F;
+                min = 0x80;
+            } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+                extra = 2;
+                cp = b0 & 0x0F;
+                min = 0x800;
+            } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+                extra = 3;
+                cp = b0 & 0x07;
+                min = 0x10000;
+            } else {
+                return false;
+            }
+            if (i + extra >= n) {
+                return false;
+            }
+            for (int k = 1; k <= extra; k++) {
+                int b = bytes[i + k] & 0xFF;
+                if ((b & 0xC0) != 0x80) {
+                    return false;
+                }
+                cp = cp << 6 | (b & 0x3F);
+            }
+            if (cp < min || cp > Character.MAX_CODE_POINT || cp >= Character.MIN_SURROGATE
+                    && cp <= Character.MAX_SURROGATE) {
+                return false;
+            }
+            if (extra == 3) {
+                out.append(Character.highSurrogate(cp)).append(Character.lowSurrogate(cp));
+            } else {
+                out.append((char) cp);
+            }
+            i += extra + 1;
+        }
+        return true;
     }
 
     private static boolean isAsciiCompatible(Charset charset) {

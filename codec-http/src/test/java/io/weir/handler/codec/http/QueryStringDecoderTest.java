@@ -95,6 +95,20 @@ class QueryStringDecoderTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("offset 1");
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"%ED%A0%80", "%F4%90%80%80", "%E2%82", "%E2%82x",
+            "%F0%9F%98", "%C3%28", "%FF", "%E0%80%AF"})
+    void malformedUtf8SequencesAreRejected(String escaped) {
+        assertThatThrownBy(() -> new QueryStringDecoder("/?v=" + escaped).parameters())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not valid UTF-8");
+    }
+
+    @Test
+    void wellFormedUtf8BoundariesDecode() {
+        assertThat(new QueryStringDecoder("/?v=%C2%80%DF%BF%E0%A0%80%EF%BF%BF%F0%90%80%80%F4%8F%BF%BF").parameters()
+                .get("v")).containsExactly("\u0080\u07ff\u0800\uffff\ud800\udc00\udbff\udfff");
+    }
+
     @Test
     void semicolonIsPartOfTheValueByDefault() {
         QueryStringDecoder d = new QueryStringDecoder("/?a=1;b=2&c=3");
