@@ -23,7 +23,8 @@ final class DeflateContentEncoder implements ContentEncoder {
     private final Deflater deflater;
     private final CRC32 crc;
     private boolean headerWritten;
-    private boolean closed;
+    private boolean ended;
+    private boolean inUse;
 
     DeflateContentEncoder(int level, boolean gzip) {
         deflater = new Deflater(level, gzip);
@@ -74,10 +75,35 @@ final class DeflateContentEncoder implements ContentEncoder {
         }
     }
 
+    /**
+     * Makes the encoder ready for the next body. zlib's set-up (about 256 KiB of state) costs more than
+     * compressing a small body, so one encoder serves every response of a channel.
+     */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
+        if (inUse && !ended) {
+            deflater.reset();
+            if (crc != null) {
+                crc.reset();
+            }
+            headerWritten = false;
+        }
+        inUse = false;
+    }
+
+    /** Takes the encoder for a body; false if it is busy or ended. */
+    boolean acquire() {
+        if (inUse || ended) {
+            return false;
+        }
+        inUse = true;
+        return true;
+    }
+
+    /** Frees zlib's memory; the encoder cannot be used again. */
+    void end() {
+        if (!ended) {
+            ended = true;
             deflater.end();
         }
     }

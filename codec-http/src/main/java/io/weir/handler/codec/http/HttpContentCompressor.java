@@ -1,5 +1,7 @@
 package io.weir.handler.codec.http;
 
+import io.weir.channel.ChannelHandlerContext;
+
 /**
  * Compresses response bodies with gzip or deflate (zlib), whichever the request's {@code Accept-Encoding}
  * prefers (RFC 9110 §12.5.3, q-values honoured; on a tie gzip wins; {@code *} stands for codings not listed;
@@ -24,6 +26,9 @@ public class HttpContentCompressor extends HttpContentEncoder {
 
     private final int compressionLevel;
     private final int minContentSizeBytes;
+    /** One zlib state per coding, reused by every response of the channel; null until first needed. */
+    private DeflateContentEncoder gzipEncoder;
+    private DeflateContentEncoder deflateEncoder;
 
     /** A compressor at level {@value #DEFAULT_COMPRESSION_LEVEL} skipping bodies under 1 KiB. */
     public HttpContentCompressor() {
@@ -59,7 +64,40 @@ public class HttpContentCompressor extends HttpContentEncoder {
             return null;
         }
         boolean gzip = coding.equals(GZIP);
-        return new Result(coding, new DeflateContentEncoder(compressionLevel, gzip));
+        DeflateContentEncoder encoder = gzip ? gzipEncoder : deflateEncoder;
+        if (encoder == null || !encoder.acquire()) {
+            encoder = new DeflateContentEncoder(compressionLevel, gzip);
+            encoder.acquire();
+            if (gzip) {
+                gzipEncoder = encoder;
+            } else {
+                deflateEncoder = encoder;
+            }
+        }
+        return new Result(coding, encoder);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+        super.handlerRemoved(ctx);
+        endEncoders();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        super.channelInactive(ctx);
+        endEncoders();
+    }
+
+    private void endEncoders() {
+        if (gzipEncoder != null) {
+            gzipEncoder.end();
+            gzipEncoder = null;
+        }
+        if (deflateEncoder != null) {
+            deflateEncoder.end();
+            deflateEncoder = null;
+        }
     }
 
     /**

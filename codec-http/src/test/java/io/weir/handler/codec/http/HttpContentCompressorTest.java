@@ -264,6 +264,26 @@ class HttpContentCompressorTest {
     }
 
     @Test
+    void manyResponsesOnOneChannelEachDecodeOnTheirOwn() throws IOException {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpContentCompressor());
+        String[] codings = {"gzip", "deflate", "gzip", "gzip", "deflate"};
+        for (int i = 0; i < codings.length; i++) {
+            HttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/" + i);
+            req.headers().set(HttpHeaderNames.ACCEPT_ENCODING, codings[i]);
+            ch.writeInbound(req);
+            ReferenceCountUtil.release(ch.readInbound());
+            byte[] body = text(2000 + i * 777);
+            body[0] = (byte) i;
+            ch.writeOutbound(full(body));
+            FullHttpResponse out = ch.readOutbound();
+            assertThat(out.headers().get(HttpHeaderNames.CONTENT_ENCODING)).isEqualTo(codings[i]);
+            assertThat(gunzip(ByteBufUtil.getBytes(out.content()), codings[i])).isEqualTo(body);
+            out.release();
+        }
+        assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
     void badSettingsFailFast() {
         assertThatThrownBy(() -> new HttpContentCompressor(0, 10)).hasMessageContaining("0");
         assertThatThrownBy(() -> new HttpContentCompressor(6, -1)).hasMessageContaining("-1");
