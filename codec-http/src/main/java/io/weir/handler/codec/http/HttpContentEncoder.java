@@ -4,6 +4,7 @@ import io.weir.buffer.ByteBuf;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
+import io.weir.handler.codec.EncoderException;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.Objects;
@@ -20,6 +21,9 @@ import java.util.Objects;
  * is sent {@code Transfer-Encoding: chunked} (HTTP/1.1) or delimited by closing the connection (HTTP/1.0).
  * Responses whose encoding could depend on {@code Accept-Encoding} get {@code Vary: Accept-Encoding}.
  *
+ * <p>If an encoder fails mid-body, the write fails, the rest of that body is dropped and the connection is
+ * closed, since the client has been promised an encoded body that can no longer be completed.
+ *
  * <p>Place it after the server codec. Only called from the channel's event loop; one instance per channel.
  */
 public abstract class HttpContentEncoder implements ChannelHandler {
@@ -32,7 +36,7 @@ public abstract class HttpContentEncoder implements ChannelHandler {
         }
     }
 
-    private enum State { AWAIT_HEADERS, ENCODE, PASS_THROUGH, UPGRADED }
+    private enum State { AWAIT_HEADERS, ENCODE, PASS_THROUGH, DISCARD, UPGRADED }
 
     private record Pending(CharSequence acceptEncoding, boolean head) {
     }
@@ -80,6 +84,18 @@ public abstract class HttpContentEncoder implements ChannelHandler {
                     state = State.AWAIT_HEADERS;
                 }
                 ctx.write(msg, promise);
+            }
+            case DISCARD -> {
+                // The head announced an encoding the body can no longer honour: nothing more of it may go out.
+                if (msg instanceof HttpContent) {
+                    if (msg instanceof LastHttpContent) {
+                        state = State.AWAIT_HEADERS;
+                    }
+                    ReferenceCountUtil.release(msg);
+                    promise.tryFailure(new EncoderException("response body dropped after a compression failure"));
+                } else {
+                    ctx.write(msg, promise);
+                }
             }
             case ENCODE -> {
                 if (msg instanceof HttpContent content) {
@@ -212,10 +228,13 @@ public abstract class HttpContentEncoder implements ChannelHandler {
                 out = concat(ctx, out, tail);
             }
         } catch (Throwable t) {
+            // Part of the encoded body may be out already; the response cannot be completed, so the
+            // connection is closed rather than left waiting for a body that will never end.
             closeEncoder();
-            state = last ? State.AWAIT_HEADERS : State.PASS_THROUGH;
+            state = last ? State.AWAIT_HEADERS : State.DISCARD;
             ReferenceCountUtil.release(content);
             promise.tryFailure(t);
+            ctx.close();
             return;
         }
         if (last) {

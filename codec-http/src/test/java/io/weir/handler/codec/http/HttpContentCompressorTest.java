@@ -284,6 +284,62 @@ class HttpContentCompressorTest {
     }
 
     @Test
+    void http10StreamedResponseIsDelimitedByClosingNotChunked() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpContentCompressor());
+        HttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.GET, "/");
+        req.headers().set(HttpHeaderNames.ACCEPT_ENCODING, "gzip");
+        ch.writeInbound(req);
+        ReferenceCountUtil.release(ch.readInbound());
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_0, HttpResponseStatus.OK);
+        head.headers().set(HttpHeaderNames.CONNECTION, "keep-alive");
+        HttpUtil.setContentLength(head, 10);
+        ch.writeOutbound(head);
+        HttpResponse out = ch.readOutbound();
+        assertThat(HttpUtil.isTransferEncodingChunked(out)).isFalse();
+        assertThat(out.headers().contains(HttpHeaderNames.CONTENT_LENGTH)).isFalse();
+        assertThat(HttpUtil.isKeepAlive(out)).isFalse();
+        assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void encoderFailureMidBodyFailsTheWriteDropsTheRestAndCloses() {
+        ContentEncoder failing = new ContentEncoder() {
+            @Override
+            public ByteBuf encode(ByteBuf in, io.weir.buffer.ByteBufAllocator alloc) {
+                throw new IllegalStateException("encoder broke");
+            }
+
+            @Override
+            public ByteBuf finish(io.weir.buffer.ByteBufAllocator alloc) {
+                return Unpooled.buffer(0);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpContentEncoder() {
+            @Override
+            protected Result beginEncode(HttpResponse response, CharSequence acceptEncoding) {
+                return new Result("x-test", failing);
+            }
+        });
+        ch.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
+        ReferenceCountUtil.release(ch.readInbound());
+        ch.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        DefaultHttpContent first = new DefaultHttpContent(Unpooled.copiedBuffer(new byte[] {1}));
+        DefaultLastHttpContent rest = new DefaultLastHttpContent(Unpooled.copiedBuffer(new byte[] {2}));
+        io.weir.channel.ChannelFuture f1 = ch.write(first);
+        io.weir.channel.ChannelFuture f2 = ch.write(rest);
+        assertThat(f1.cause()).hasMessage("encoder broke");
+        assertThat(f2.isSuccess()).isFalse();
+        assertThat(first.refCnt()).isZero();
+        assertThat(rest.refCnt()).isZero();
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void badSettingsFailFast() {
         assertThatThrownBy(() -> new HttpContentCompressor(0, 10)).hasMessageContaining("0");
         assertThatThrownBy(() -> new HttpContentCompressor(6, -1)).hasMessageContaining("-1");
