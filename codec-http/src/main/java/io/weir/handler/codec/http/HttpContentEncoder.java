@@ -7,6 +7,7 @@ import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.EncoderException;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -263,15 +264,40 @@ public abstract class HttpContentEncoder implements ChannelHandler {
     }
 
     private static void addVaryAcceptEncoding(HttpHeaders headers) {
-        for (String v : headers.getAll(HttpHeaderNames.VARY)) {
-            for (String token : v.split(",")) {
-                String t = token.trim();
-                if (t.equals("*") || t.equalsIgnoreCase(HttpHeaderNames.ACCEPT_ENCODING.toString())) {
-                    return;
-                }
+        List<String> vary = headers.getAll(HttpHeaderNames.VARY);
+        for (int i = 0; i < vary.size(); i++) {
+            if (listsVaryAcceptEncoding(vary.get(i))) {
+                return;
             }
         }
         headers.add(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT_ENCODING);
+    }
+
+    /** Whether a Vary field value already covers Accept-Encoding (names it, or is "*"). */
+    private static boolean listsVaryAcceptEncoding(String value) {
+        String name = HttpHeaderNames.ACCEPT_ENCODING.toString();
+        int start = 0;
+        int length = value.length();
+        while (start < length) {
+            int end = value.indexOf(',', start);
+            if (end < 0) {
+                end = length;
+            }
+            int s = start;
+            int e = end;
+            while (s < e && (value.charAt(s) == ' ' || value.charAt(s) == '\t')) {
+                s++;
+            }
+            while (e > s && (value.charAt(e - 1) == ' ' || value.charAt(e - 1) == '\t')) {
+                e--;
+            }
+            if (e - s == 1 && value.charAt(s) == '*'
+                    || e - s == name.length() && value.regionMatches(true, s, name, 0, name.length())) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
     }
 
     private void closeEncoder() {

@@ -340,6 +340,29 @@ class HttpContentCompressorTest {
     }
 
     @Test
+    void existingVaryIsExtendedOnceNotDuplicated() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpContentCompressor());
+        String[][] cases = {{"origin"}, {"Origin,  Accept-Encoding "}, {"*"}, {"cookie", "accept-encoding"}};
+        String[][] expected = {{"origin", "accept-encoding"}, {"Origin,  Accept-Encoding "}, {"*"},
+                {"cookie", "accept-encoding"}};
+        for (int i = 0; i < cases.length; i++) {
+            HttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/");
+            req.headers().set(HttpHeaderNames.ACCEPT_ENCODING, "gzip");
+            ch.writeInbound(req);
+            ReferenceCountUtil.release(ch.readInbound());
+            FullHttpResponse res = full(text(2048));
+            for (String v : cases[i]) {
+                res.headers().add(HttpHeaderNames.VARY, v);
+            }
+            ch.writeOutbound(res);
+            FullHttpResponse out = ch.readOutbound();
+            assertThat(out.headers().getAll(HttpHeaderNames.VARY)).containsExactly(expected[i]);
+            out.release();
+        }
+        assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
     void badSettingsFailFast() {
         assertThatThrownBy(() -> new HttpContentCompressor(0, 10)).hasMessageContaining("0");
         assertThatThrownBy(() -> new HttpContentCompressor(6, -1)).hasMessageContaining("-1");

@@ -64,8 +64,9 @@ public final class ServerCookieEncoder {
         }
         long maxAge = cookie.maxAge();
         if (maxAge != Cookie.UNDEFINED_MAX_AGE) {
-            b.append("; ").append(CookieHeaderNames.MAX_AGE).append('=').append(maxAge);
+            // RFC 6265 §4.1.1: Max-Age is digits only; a negative age means "expire now", which 0 says.
             long delta = Math.max(0, Math.min(maxAge, MAX_EXPIRES_DELTA_SECONDS));
+            b.append("; ").append(CookieHeaderNames.MAX_AGE).append('=').append(Math.max(0, maxAge));
             b.append("; ").append(CookieHeaderNames.EXPIRES).append('=')
                     .append(DateFormatter.format(System.currentTimeMillis() + delta * MILLIS_PER_SECOND));
         }

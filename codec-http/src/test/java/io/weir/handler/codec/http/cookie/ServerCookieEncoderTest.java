@@ -47,6 +47,13 @@ class ServerCookieEncoderTest {
     }
 
     @Test
+    void negativeMaxAgeIsWrittenAsZero() {
+        DefaultCookie c = new DefaultCookie("a", "b");
+        c.setMaxAge(-5);
+        assertThat(ServerCookieEncoder.STRICT.encode(c)).startsWith("a=b; Max-Age=0; Expires=");
+    }
+
+    @Test
     void wrappedValueIsQuoted() {
         DefaultCookie c = new DefaultCookie("a", "b");
         c.setWrap(true);
