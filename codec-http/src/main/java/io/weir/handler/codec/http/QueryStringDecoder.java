@@ -1,5 +1,6 @@
 package io.weir.handler.codec.http;
 
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -72,6 +73,17 @@ public final class QueryStringDecoder {
     /** Decodes {@code uri} in {@code charset}, otherwise with the defaults. */
     public QueryStringDecoder(String uri, Charset charset) {
         this(uri, true, charset, DEFAULT_MAX_PARAMS, false, false);
+    }
+
+    /** Decodes the raw path and raw query of {@code uri} with the defaults; its fragment is ignored. */
+    public QueryStringDecoder(URI uri) {
+        this(rawPathAndQuery(uri), true, StandardCharsets.UTF_8, DEFAULT_MAX_PARAMS, false, false);
+    }
+
+    private static String rawPathAndQuery(URI uri) {
+        Objects.requireNonNull(uri, "uri");
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        return uri.getRawQuery() == null ? path : path + '?' + uri.getRawQuery();
     }
 
     private QueryStringDecoder(String uri, boolean hasPath, Charset charset, int maxParams,
@@ -202,6 +214,15 @@ public final class QueryStringDecoder {
             result.put(name, values);
         }
         values.add(value);
+    }
+
+    /**
+     * Decodes a query component in UTF-8: percent-encodings, and {@code +} as space.
+     *
+     * @throws IllegalArgumentException on an invalid percent-encoding or invalid UTF-8
+     */
+    public static String decodeComponent(String s) {
+        return decodeComponent(s, StandardCharsets.UTF_8, true);
     }
 
     /**

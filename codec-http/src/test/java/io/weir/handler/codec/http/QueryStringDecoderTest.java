@@ -170,9 +170,24 @@ class QueryStringDecoderTest {
     }
 
     @Test
+    void javaNetUriIsDecodedFromItsRawParts() {
+        QueryStringDecoder d = new QueryStringDecoder(java.net.URI.create("http://h:8080/a%20b?x=%26&y=1#frag"));
+        assertThat(d.path()).isEqualTo("/a b");
+        assertThat(d.parameters()).containsExactly(Map.entry("x", List.of("&")), Map.entry("y", List.of("1")));
+        assertThat(new QueryStringDecoder(java.net.URI.create("mailto:x@y")).path()).isEmpty();
+    }
+
+    @Test
+    void decodeComponentDefaultsToUtf8WithPlusAsSpace() {
+        assertThat(QueryStringDecoder.decodeComponent("a+b%20%C3%A9")).isEqualTo("a b é");
+        assertThat(QueryStringDecoder.decodeComponent("a+b", StandardCharsets.UTF_8, false)).isEqualTo("a+b");
+        assertThatThrownBy(() -> QueryStringDecoder.decodeComponent("%")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void badSettingsFailFast() {
         assertThatThrownBy(() -> QueryStringDecoder.builder().maxParams(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
-        assertThatThrownBy(() -> new QueryStringDecoder(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new QueryStringDecoder((String) null)).isInstanceOf(NullPointerException.class);
     }
 }
