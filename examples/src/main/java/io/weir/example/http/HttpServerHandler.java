@@ -152,7 +152,8 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
         return json.append('}').toString();
     }
 
-    private static StringBuilder appendJsonString(StringBuilder out, String value) {
+    /** Appends {@code value} as a JSON string literal, non-ASCII and control characters escaped. */
+    static StringBuilder appendJsonString(StringBuilder out, String value) {
         out.append('"');
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
