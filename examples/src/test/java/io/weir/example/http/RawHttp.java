@@ -52,6 +52,13 @@ final class RawHttp implements AutoCloseable {
         return read(method.equals("HEAD"));
     }
 
+    /** Sends {@code request} (head and body, as given) and reads one response to a non-HEAD request. */
+    Response sendRaw(byte[] request) throws IOException {
+        out.write(request);
+        out.flush();
+        return read(false);
+    }
+
     /** Whether the server closed the connection (end of stream before any byte of a next response). */
     boolean closedByServer() throws IOException {
         return in.read() == -1;
