@@ -3,20 +3,15 @@ package io.weir.channel.epoll;
 import static io.weir.channel.epoll.EpollChannels.LOOPBACK;
 import static io.weir.channel.epoll.EpollChannels.TIMEOUT_SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
-import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.DatagramPacket;
-import io.weir.channel.EventLoop;
 import io.weir.channel.FixedRecvByteBufAllocator;
-import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.util.platform.PlatformInfo;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -31,35 +26,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What only the epoll datagram channel does: recvmmsg/sendmmsg batching, MSG_TRUNC rejection, SO_REUSEPORT. */
-class EpollDatagramChannelTest {
-    private final List<Channel> channels = new CopyOnWriteArrayList<>();
-    private MultiThreadIoEventLoopGroup group;
-    private EventLoop loop;
+class EpollDatagramChannelTest extends AbstractEpollChannelTest {
 
-    @BeforeAll
-    static void loadNatives() {
-        assumeTrue(PlatformInfo.isLinux(), "epoll exists only on Linux");
-        Epoll.ensureAvailability();
-    }
-
-    @BeforeEach
-    void setUp() {
-        group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-        loop = group.next();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (Channel channel : channels) {
-            channel.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        assertThat(group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    EpollDatagramChannelTest() {
+        super(1);
     }
 
     /** Records reads (as "text from port"), read-complete marks ("|") and exceptions, in the order they happen. */
@@ -107,7 +80,7 @@ class EpollDatagramChannelTest {
     private EpollDatagramChannel bound(EpollDatagramChannel ch, ChannelHandler handler,
                                        Consumer<EpollDatagramChannel> configure, InetSocketAddress address)
             throws Exception {
-        channels.add(ch);
+        track(ch);
         configure.accept(ch);
         ch.pipeline().addLast(handler);
         ch.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -303,7 +276,7 @@ class EpollDatagramChannelTest {
     @Test
     void aChannelBoundOnlyByItsConnectKeepsItsPortAfterDisconnect() throws Exception {
         EpollDatagramChannel ch = new EpollDatagramChannel(loop);
-        channels.add(ch);
+        track(ch);
         Recorder recorder = new Recorder();
         ch.pipeline().addLast(recorder);
         ch.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);

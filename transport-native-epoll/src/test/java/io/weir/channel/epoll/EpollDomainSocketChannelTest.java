@@ -3,61 +3,31 @@ package io.weir.channel.epoll;
 import static io.weir.channel.epoll.EpollChannels.TIMEOUT_SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.buffer.ByteBufAllocator;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
-import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.EpollChannels.Collector;
 import io.weir.channel.epoll.EpollChannels.Echo;
 import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.PeerCredentials;
-import io.weir.util.platform.PlatformInfo;
 import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EpollDomainSocketChannelTest {
-    private final List<Channel> channels = new CopyOnWriteArrayList<>();
-    private MultiThreadIoEventLoopGroup group;
+class EpollDomainSocketChannelTest extends AbstractEpollChannelTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void loadNatives() {
-        assumeTrue(PlatformInfo.isLinux(), "epoll exists only on Linux");
-        Epoll.ensureAvailability();
-    }
-
-    @BeforeEach
-    void setUp() {
-        group = new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (Channel channel : channels) {
-            channel.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        assertThat(group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private <C extends Channel> C track(C channel) {
-        channels.add(channel);
-        return channel;
+    EpollDomainSocketChannelTest() {
+        super(2);
     }
 
     private EpollServerDomainSocketChannel echoServer(DomainSocketAddress address) throws Exception {

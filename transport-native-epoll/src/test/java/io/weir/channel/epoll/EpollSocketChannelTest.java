@@ -4,7 +4,6 @@ import static io.weir.channel.epoll.EpollChannels.LOOPBACK;
 import static io.weir.channel.epoll.EpollChannels.TIMEOUT_SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
@@ -22,7 +21,6 @@ import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.EpollChannels.Collector;
 import io.weir.channel.epoll.EpollChannels.Echo;
-import io.weir.util.platform.PlatformInfo;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -30,49 +28,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class EpollSocketChannelTest {
+class EpollSocketChannelTest extends AbstractEpollChannelTest {
     private static final int MIB = 1024 * 1024;
 
-    private final List<Channel> channels = new CopyOnWriteArrayList<>();
     private final Random random = new Random(42);
-    private MultiThreadIoEventLoopGroup group;
     private EventLoop serverLoop;
     private EventLoop clientLoop;
 
-    @BeforeAll
-    static void loadNatives() {
-        assumeTrue(PlatformInfo.isLinux(), "epoll exists only on Linux");
-        Epoll.ensureAvailability();
+    EpollSocketChannelTest() {
+        super(2);
     }
 
     @BeforeEach
-    void setUp() {
-        group = new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
-        serverLoop = group.next();
+    void pickLoops() {
+        serverLoop = loop;
         clientLoop = group.next();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (Channel channel : channels) {
-            channel.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        assertThat(group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private <C extends Channel> C track(C channel) {
-        channels.add(channel);
-        return channel;
     }
 
     private EpollServerSocketChannel echoServer() throws Exception {

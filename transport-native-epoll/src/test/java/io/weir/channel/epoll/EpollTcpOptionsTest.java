@@ -3,7 +3,6 @@ package io.weir.channel.epoll;
 import static io.weir.channel.epoll.EpollChannels.TIMEOUT_SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
@@ -12,65 +11,33 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelOption;
-import io.weir.channel.EventLoop;
-import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.EpollChannels.Collector;
 import io.weir.channel.epoll.EpollChannels.Echo;
 import io.weir.channel.unix.ConnectionResetException;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.NativeConnectException;
 import io.weir.channel.unix.NativeIoException;
-import io.weir.util.platform.PlatformInfo;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The Linux TCP options of the epoll channels, TCP_INFO, and how socket errors reach users. */
-class EpollTcpOptionsTest {
+class EpollTcpOptionsTest extends AbstractEpollChannelTest {
     /** Bit of CAP_NET_ADMIN in /proc/self/status' CapEff (linux/capability.h). */
     private static final int CAP_NET_ADMIN = 12;
     /** Microseconds: a loopback round trip below this is plausible on the busiest machine. */
     private static final long PLAUSIBLE_LOOPBACK_RTT_MICROS = 1_000_000;
 
-    private final List<Channel> channels = new CopyOnWriteArrayList<>();
-    private MultiThreadIoEventLoopGroup group;
-    private EventLoop loop;
 
-    @BeforeAll
-    static void loadNatives() {
-        assumeTrue(PlatformInfo.isLinux(), "epoll exists only on Linux");
-        Epoll.ensureAvailability();
-    }
-
-    @BeforeEach
-    void setUp() {
-        group = new MultiThreadIoEventLoopGroup(2, EpollIoHandler.newFactory());
-        loop = group.next();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (Channel channel : channels) {
-            channel.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        assertThat(group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private <C extends Channel> C track(C channel) {
-        channels.add(channel);
-        return channel;
+    EpollTcpOptionsTest() {
+        super(2);
     }
 
     private static boolean hasNetAdmin() throws IOException {

@@ -3,7 +3,6 @@ package io.weir.channel.epoll;
 import static io.weir.channel.epoll.EpollChannels.TIMEOUT_SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
@@ -14,13 +13,11 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.ChannelProgressivePromise;
 import io.weir.channel.DefaultFileRegion;
-import io.weir.channel.EventLoop;
 import io.weir.channel.FileRegion;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.EpollChannels.Collector;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.util.AbstractReferenceCounted;
-import io.weir.util.platform.PlatformInfo;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -28,22 +25,17 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** sendfile of file regions and splice between connections and into files, over loopback. */
-class EpollZeroCopyTest {
+class EpollZeroCopyTest extends AbstractEpollChannelTest {
     private static final int MIB = 1024 * 1024;
     /** Far below the data sizes, so every transfer meets a full socket and waits for EPOLLOUT. */
     private static final int SMALL_SOCKET_BUFFER_BYTES = 32 * 1024;
@@ -51,35 +43,11 @@ class EpollZeroCopyTest {
     @TempDir
     Path dir;
 
-    private final List<Channel> channels = new CopyOnWriteArrayList<>();
     private final Random random = new Random(7);
-    private MultiThreadIoEventLoopGroup group;
-    private EventLoop loop;
 
-    @BeforeAll
-    static void loadNatives() {
-        assumeTrue(PlatformInfo.isLinux(), "epoll exists only on Linux");
-        Epoll.ensureAvailability();
-    }
-
-    @BeforeEach
-    void setUp() {
+    EpollZeroCopyTest() {
         // One loop: splicing channels must share theirs.
-        group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-        loop = group.next();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (Channel channel : channels) {
-            channel.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        assertThat(group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private <C extends Channel> C track(C channel) {
-        channels.add(channel);
-        return channel;
+        super(1);
     }
 
     private byte[] randomBytes(int length) {
