@@ -33,13 +33,9 @@ _Static_assert(EPOLL_CTL_ADD == 1 && EPOLL_CTL_DEL == 2 && EPOLL_CTL_MOD == 3, "
 
 #define NANOS_PER_SECOND 1000000000LL
 
-static jint neg_errno(void) {
-    return -errno;
-}
-
 static jint weir_epollCreate(JNIEnv* env, jclass clazz) {
     int fd = epoll_create1(EPOLL_CLOEXEC);
-    return fd == -1 ? neg_errno() : fd;
+    return fd == -1 ? weir_neg_errno() : fd;
 }
 
 /* The event's data is the descriptor itself: the Java side maps it back to its registration. */
@@ -48,18 +44,18 @@ static jint weir_epollCtl(JNIEnv* env, jclass clazz, jint epfd, jint op, jint fd
     ev.events = (uint32_t) events;
     ev.data.u64 = 0;
     ev.data.fd = fd;
-    return epoll_ctl(epfd, op, fd, &ev) == -1 ? neg_errno() : 0;
+    return epoll_ctl(epfd, op, fd, &ev) == -1 ? weir_neg_errno() : 0;
 }
 
 /* Not retried on EINTR: the caller's timeout would restart; it returns -EINTR and the loop simply goes round. */
 static jint weir_epollWait(JNIEnv* env, jclass clazz, jint epfd, jlong eventsAddress, jint maxEvents, jint timeoutMillis) {
     int res = epoll_wait(epfd, (struct epoll_event*) (intptr_t) eventsAddress, maxEvents, timeoutMillis);
-    return res == -1 ? neg_errno() : res;
+    return res == -1 ? weir_neg_errno() : res;
 }
 
 static jint weir_eventFd(JNIEnv* env, jclass clazz) {
     int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    return fd == -1 ? neg_errno() : fd;
+    return fd == -1 ? weir_neg_errno() : fd;
 }
 
 static jint weir_eventFdWrite(JNIEnv* env, jclass clazz, jint fd, jlong value) {
@@ -69,7 +65,7 @@ static jint weir_eventFdWrite(JNIEnv* env, jclass clazz, jint fd, jlong value) {
         res = write(fd, &v, sizeof(v));
     } while (res == -1 && errno == EINTR);
     /* EAGAIN means the counter is at its maximum: a wake-up is pending anyway. */
-    return res == -1 && errno != EAGAIN ? neg_errno() : 0;
+    return res == -1 && errno != EAGAIN ? weir_neg_errno() : 0;
 }
 
 /* Resets the counter; 0, -EAGAIN when it already was 0, or -errno. */
@@ -79,12 +75,12 @@ static jint weir_eventFdRead(JNIEnv* env, jclass clazz, jint fd) {
     do {
         res = read(fd, &v, sizeof(v));
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : 0;
+    return res == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_timerFdCreate(JNIEnv* env, jclass clazz) {
     int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-    return fd == -1 ? neg_errno() : fd;
+    return fd == -1 ? weir_neg_errno() : fd;
 }
 
 /* Arms the timer to expire once, delayNanos from now (at least 1 ns); 0 disarms it. */
@@ -94,7 +90,7 @@ static jint weir_timerFdSetTime(JNIEnv* env, jclass clazz, jint fd, jlong delayN
     spec.it_interval.tv_nsec = 0;
     spec.it_value.tv_sec = (time_t) (delayNanos / NANOS_PER_SECOND);
     spec.it_value.tv_nsec = (long) (delayNanos % NANOS_PER_SECOND);
-    return timerfd_settime(fd, 0, &spec, NULL) == -1 ? neg_errno() : 0;
+    return timerfd_settime(fd, 0, &spec, NULL) == -1 ? weir_neg_errno() : 0;
 }
 
 /* Consumes the expirations; 0, -EAGAIN if there were none, or -errno. */
@@ -104,7 +100,7 @@ static jint weir_timerFdRead(JNIEnv* env, jclass clazz, jint fd) {
     do {
         res = read(fd, &expirations, sizeof(expirations));
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : 0;
+    return res == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_sizeofEpollEvent(JNIEnv* env, jclass clazz) {
@@ -151,7 +147,7 @@ static jint weir_setTcpOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
         return -EINVAL;
     }
     int v = (int) value;
-    return setsockopt(fd, IPPROTO_TCP, name, &v, sizeof(v)) == -1 ? neg_errno() : 0;
+    return setsockopt(fd, IPPROTO_TCP, name, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
 }
 
 /* The option's value (every one of them is >= 0), or -errno. */
@@ -163,7 +159,7 @@ static jint weir_getTcpOption(JNIEnv* env, jclass clazz, jint fd, jint option) {
     int v = 0;
     socklen_t len = sizeof(v);
     if (getsockopt(fd, IPPROTO_TCP, name, &v, &len) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     return v < 0 ? -EINVAL : (jint) v;
 }

@@ -58,10 +58,6 @@ _Static_assert(offsetof(struct dgram_slot, scope) == 32, "NativeDatagram.SCOPE_O
 _Static_assert(offsetof(struct dgram_slot, port) == 36, "NativeDatagram.PORT_OFFSET");
 _Static_assert(offsetof(struct dgram_slot, addrlen) == 40, "NativeDatagram.ADDRESS_LENGTH_OFFSET");
 
-static jint dgram_neg_errno(void) {
-    return -errno;
-}
-
 static struct dgram_slot* slots_at(jlong address) {
     return (struct dgram_slot*) (intptr_t) address;
 }
@@ -70,27 +66,12 @@ static struct dgram_slot* slots_at(jlong address) {
 static void slot_from_sockaddr(struct dgram_slot* slot, const struct sockaddr_storage* addr, socklen_t len) {
     /* Zeroed whole, so that Java can compare two peers by their 16 bytes whatever the family. */
     memset(slot->addr, 0, sizeof(slot->addr));
-    slot->scope = 0;
-    if (len >= sizeof(struct sockaddr_in) && addr->ss_family == AF_INET) {
-        const struct sockaddr_in* in = (const struct sockaddr_in*) addr;
-        memcpy(slot->addr, &in->sin_addr.s_addr, 4);
-        slot->port = ntohs(in->sin_port);
-        slot->addrlen = 4;
-    } else if (len >= sizeof(struct sockaddr_in6) && addr->ss_family == AF_INET6) {
-        const struct sockaddr_in6* in6 = (const struct sockaddr_in6*) addr;
-        slot->port = ntohs(in6->sin6_port);
-        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
-            memcpy(slot->addr, &in6->sin6_addr.s6_addr[12], 4);
-            slot->addrlen = 4;
-        } else {
-            memcpy(slot->addr, in6->sin6_addr.s6_addr, 16);
-            slot->scope = (int32_t) in6->sin6_scope_id;
-            slot->addrlen = 16;
-        }
-    } else {
-        slot->port = 0;
-        slot->addrlen = 0;
-    }
+    uint32_t scope = 0;
+    uint16_t port = 0;
+    int n = weir_from_inet_sockaddr(addr, len, slot->addr, &scope, &port);
+    slot->scope = (int32_t) scope;
+    slot->port = port;
+    slot->addrlen = n < 0 ? 0 : n;
 }
 
 /*
@@ -99,34 +80,7 @@ static void slot_from_sockaddr(struct dgram_slot* slot, const struct sockaddr_st
  */
 static int slot_to_sockaddr(const struct dgram_slot* slot, jboolean ipv6, struct sockaddr_storage* addr,
                             socklen_t* len) {
-    memset(addr, 0, sizeof(*addr));
-    if (slot->addrlen != 4 && slot->addrlen != 16) {
-        return -EINVAL;
-    }
-    if (ipv6) {
-        struct sockaddr_in6* in6 = (struct sockaddr_in6*) addr;
-        in6->sin6_family = AF_INET6;
-        in6->sin6_port = htons((uint16_t) slot->port);
-        if (slot->addrlen == 4) {
-            in6->sin6_addr.s6_addr[10] = 0xff;
-            in6->sin6_addr.s6_addr[11] = 0xff;
-            memcpy(&in6->sin6_addr.s6_addr[12], slot->addr, 4);
-        } else {
-            memcpy(in6->sin6_addr.s6_addr, slot->addr, 16);
-            in6->sin6_scope_id = (uint32_t) slot->scope;
-        }
-        *len = sizeof(struct sockaddr_in6);
-        return 0;
-    }
-    if (slot->addrlen != 4) {
-        return -EAFNOSUPPORT;
-    }
-    struct sockaddr_in* in = (struct sockaddr_in*) addr;
-    in->sin_family = AF_INET;
-    in->sin_port = htons((uint16_t) slot->port);
-    memcpy(&in->sin_addr.s_addr, slot->addr, 4);
-    *len = sizeof(struct sockaddr_in);
-    return 0;
+    return weir_to_inet_sockaddr(slot->addr, slot->addrlen, (uint32_t) slot->scope, slot->port, ipv6, addr, len);
 }
 
 /* The group (or source) of a membership as its own family's sockaddr; 0 or -EINVAL. */
@@ -156,7 +110,7 @@ static jint weir_recvmmsg(JNIEnv* env, jclass clazz, jint fd, jlong slotsAddress
                            (struct sockaddr*) &addr, &len);
         } while (res == -1 && errno == EINTR);
         if (res == -1) {
-            return dgram_neg_errno();
+            return weir_neg_errno();
         }
         slots[0].flags = res > slots[0].length ? 1 : 0;
         slots[0].length = (int32_t) res;
@@ -180,7 +134,7 @@ static jint weir_recvmmsg(JNIEnv* env, jclass clazz, jint fd, jlong slotsAddress
         res = recvmmsg(fd, msgs, (unsigned int) count, MSG_TRUNC, NULL);
     } while (res == -1 && errno == EINTR);
     if (res == -1) {
-        return dgram_neg_errno();
+        return weir_neg_errno();
     }
     for (int i = 0; i < res; i++) {
         unsigned int length = msgs[i].msg_len;
@@ -216,7 +170,7 @@ static jint weir_sendmmsg(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jlo
             res = sendto(fd, (const void*) (intptr_t) slots[0].address, (size_t) slots[0].length, 0,
                          len == 0 ? NULL : (const struct sockaddr*) &addr, len);
         } while (res == -1 && errno == EINTR);
-        return res == -1 ? dgram_neg_errno() : 1;
+        return res == -1 ? weir_neg_errno() : 1;
     }
     struct mmsghdr msgs[MAX_MESSAGES_PER_SYSCALL];
     struct iovec iovs[MAX_MESSAGES_PER_SYSCALL];
@@ -245,7 +199,7 @@ static jint weir_sendmmsg(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jlo
     do {
         res = sendmmsg(fd, msgs, (unsigned int) n, 0);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? dgram_neg_errno() : res;
+    return res == -1 ? weir_neg_errno() : res;
 }
 
 /* Dissolves a connected socket's association (connect to AF_UNSPEC); the socket stays bound. */
@@ -259,7 +213,7 @@ static jint weir_disconnect(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6) {
         res = connect(fd, (struct sockaddr*) &addr, len);
     } while (res == -1 && errno == EINTR);
     /* Some kernels answer AF_UNSPEC with EAFNOSUPPORT after having disconnected all the same. */
-    return res == -1 && errno != EAFNOSUPPORT ? dgram_neg_errno() : 0;
+    return res == -1 && errno != EAFNOSUPPORT ? weir_neg_errno() : 0;
 }
 
 /*
@@ -270,25 +224,25 @@ static jint weir_setDatagramOption(JNIEnv* env, jclass clazz, jint fd, jboolean 
     int v = (int) value;
     switch (option) {
         case DGRAM_OPTION_BROADCAST:
-            return setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &v, sizeof(v)) == -1 ? dgram_neg_errno() : 0;
+            return setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
         case DGRAM_OPTION_MULTICAST_TTL:
             if (ipv6) {
                 if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &v, sizeof(v)) == -1) {
-                    return dgram_neg_errno();
+                    return weir_neg_errno();
                 }
                 setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &v, sizeof(v));
                 return 0;
             }
-            return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &v, sizeof(v)) == -1 ? dgram_neg_errno() : 0;
+            return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
         case DGRAM_OPTION_MULTICAST_LOOP:
             if (ipv6) {
                 if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &v, sizeof(v)) == -1) {
-                    return dgram_neg_errno();
+                    return weir_neg_errno();
                 }
                 setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &v, sizeof(v));
                 return 0;
             }
-            return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &v, sizeof(v)) == -1 ? dgram_neg_errno() : 0;
+            return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
         default:
             return -ENOPROTOOPT;
     }
@@ -323,7 +277,7 @@ static jlong weir_getDatagramOption(JNIEnv* env, jclass clazz, jint fd, jboolean
                 socklen_t addrLen = sizeof(addr);
                 memset(&addr, 0, sizeof(addr));
                 if (getsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &addr, &addrLen) == -1) {
-                    return dgram_neg_errno();
+                    return weir_neg_errno();
                 }
                 return (jlong) ntohl(addr.s_addr);
             }
@@ -332,7 +286,7 @@ static jlong weir_getDatagramOption(JNIEnv* env, jclass clazz, jint fd, jboolean
             return -ENOPROTOOPT;
     }
     if (res == -1) {
-        return dgram_neg_errno();
+        return weir_neg_errno();
     }
     /* IP_MULTICAST_TTL/LOOP may come back as one byte when the kernel thinks the caller asked for one. */
     return len == 1 ? (jlong) *(unsigned char*) &v : (jlong) v;
@@ -351,12 +305,12 @@ static jint weir_setMulticastInterface(JNIEnv* env, jclass clazz, jint fd, jbool
     if (ipv6) {
         int index = (int) ifindex;
         if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &index, sizeof(index)) == -1) {
-            return dgram_neg_errno();
+            return weir_neg_errno();
         }
         setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &mreq, sizeof(mreq));
         return 0;
     }
-    return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &mreq, sizeof(mreq)) == -1 ? dgram_neg_errno() : 0;
+    return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &mreq, sizeof(mreq)) == -1 ? weir_neg_errno() : 0;
 }
 
 /*
@@ -377,7 +331,7 @@ static jint weir_multicastMembership(JNIEnv* env, jclass clazz, jint fd, jboolea
             return err;
         }
         int name = join ? MCAST_JOIN_GROUP : MCAST_LEAVE_GROUP;
-        return setsockopt(fd, level, name, &req, sizeof(req)) == -1 ? dgram_neg_errno() : 0;
+        return setsockopt(fd, level, name, &req, sizeof(req)) == -1 ? weir_neg_errno() : 0;
     }
     if (slots[1].addrlen != slots[0].addrlen) {
         return -EINVAL;
@@ -393,7 +347,7 @@ static jint weir_multicastMembership(JNIEnv* env, jclass clazz, jint fd, jboolea
         return err;
     }
     int name = join ? MCAST_JOIN_SOURCE_GROUP : MCAST_LEAVE_SOURCE_GROUP;
-    return setsockopt(fd, level, name, &req, sizeof(req)) == -1 ? dgram_neg_errno() : 0;
+    return setsockopt(fd, level, name, &req, sizeof(req)) == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_maxMessagesPerSyscall(JNIEnv* env, jclass clazz) {

@@ -63,19 +63,6 @@ static jclass file_region_class;
 static jfieldID file_region_channel_field;
 static jfieldID file_region_transferred_field;
 
-static jint neg_errno(void) {
-    return -errno;
-}
-
-static int socket_family(int fd) {
-    struct sockaddr_storage addr;
-    socklen_t len = sizeof(addr);
-    if (getsockname(fd, (struct sockaddr*) &addr, &len) == -1) {
-        return -1;
-    }
-    return addr.ss_family;
-}
-
 /* The (level, name) of an option id for a socket of the given family; 0, or -ENOPROTOOPT. */
 static int option_of(int option, int family, int* level, int* name) {
     switch (option) {
@@ -94,37 +81,35 @@ static int option_of(int option, int family, int* level, int* name) {
     }
 }
 
+/* The (level, name) of an option id for the socket fd; 0, or -errno. */
+static int socket_option_of(int fd, int option, int* level, int* name) {
+    int family = weir_socket_family(fd);
+    return family == -1 ? weir_neg_errno() : option_of(option, family, level, name);
+}
+
 static jint weir_setOption(JNIEnv* env, jclass clazz, jint fd, jint option, jint value) {
-    int family = socket_family(fd);
-    if (family == -1) {
-        return neg_errno();
-    }
     int level;
     int name;
-    int res = option_of(option, family, &level, &name);
+    int res = socket_option_of(fd, option, &level, &name);
     if (res != 0) {
         return res;
     }
     int v = (int) value;
-    return setsockopt(fd, level, name, &v, sizeof(v)) == -1 ? neg_errno() : 0;
+    return setsockopt(fd, level, name, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
 }
 
 /* The option's value (all of these are >= 0), or -errno. */
 static jint weir_getOption(JNIEnv* env, jclass clazz, jint fd, jint option) {
-    int family = socket_family(fd);
-    if (family == -1) {
-        return neg_errno();
-    }
     int level;
     int name;
-    int res = option_of(option, family, &level, &name);
+    int res = socket_option_of(fd, option, &level, &name);
     if (res != 0) {
         return res;
     }
     int v = 0;
     socklen_t len = sizeof(v);
     if (getsockopt(fd, level, name, &v, &len) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     return v < 0 ? -EINVAL : (jint) v;
 }
@@ -135,7 +120,7 @@ static jint weir_tcpInfo(JNIEnv* env, jclass clazz, jint fd, jlongArray out) {
     socklen_t len = sizeof(info);
     memset(&info, 0, sizeof(info));
     if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     if ((*env)->GetArrayLength(env, out) != TCP_INFO_COUNT) {
         return -EINVAL;
@@ -179,7 +164,7 @@ static jint weir_tcpInfo(JNIEnv* env, jclass clazz, jint fd, jlongArray out) {
 static jlong weir_newPipe(JNIEnv* env, jclass clazz) {
     int fds[2];
     if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     return ((jlong) fds[0] << 32) | (jlong) (uint32_t) fds[1];
 }
@@ -198,7 +183,7 @@ static jint weir_splice(JNIEnv* env, jclass clazz, jint fdIn, jlong offIn, jint 
         res = splice(fdIn, offIn < 0 ? NULL : &in, fdOut, offOut < 0 ? NULL : &out, (size_t) len,
                      SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : (jint) res;
+    return res == -1 ? weir_neg_errno() : (jint) res;
 }
 
 /* The FileChannel a DefaultFileRegion holds (null until it is opened), or null if the field is unknown. */

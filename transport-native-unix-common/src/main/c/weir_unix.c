@@ -57,19 +57,6 @@ static jfieldID file_descriptor_fd_field;
 
 /* ---------------------------------------------------------------- helpers */
 
-static jint neg_errno(void) {
-    return -errno;
-}
-
-static int socket_family(int fd) {
-    struct sockaddr_storage addr;
-    socklen_t len = sizeof(addr);
-    if (getsockname(fd, (struct sockaddr*) &addr, &len) == -1) {
-        return -1;
-    }
-    return addr.ss_family;
-}
-
 /*
  * Fills addr from Java's (address bytes, scope id, port). An IPv4 address given to an IPv6 socket becomes
  * an IPv4-mapped IPv6 address, so one dual-stack socket serves both families.
@@ -86,58 +73,18 @@ static int to_sockaddr(JNIEnv* env, jboolean ipv6, jbyteArray address, jint scop
     if ((*env)->ExceptionCheck(env)) {
         return -1;
     }
-    memset(addr, 0, sizeof(*addr));
-    if (ipv6) {
-        struct sockaddr_in6* in6 = (struct sockaddr_in6*) addr;
-        in6->sin6_family = AF_INET6;
-        in6->sin6_port = htons((uint16_t) port);
-        if (n == 4) {
-            in6->sin6_addr.s6_addr[10] = 0xff;
-            in6->sin6_addr.s6_addr[11] = 0xff;
-            memcpy(&in6->sin6_addr.s6_addr[12], bytes, 4);
-        } else {
-            memcpy(&in6->sin6_addr.s6_addr, bytes, 16);
-            in6->sin6_scope_id = (uint32_t) scopeId;
-        }
-        *len = sizeof(struct sockaddr_in6);
-        return 0;
-    }
-    if (n != 4) {
-        return -EAFNOSUPPORT;
-    }
-    struct sockaddr_in* in = (struct sockaddr_in*) addr;
-    in->sin_family = AF_INET;
-    in->sin_port = htons((uint16_t) port);
-    memcpy(&in->sin_addr.s_addr, bytes, 4);
-    *len = sizeof(struct sockaddr_in);
-    return 0;
+    return weir_to_inet_sockaddr((const uint8_t*) bytes, n, (uint32_t) scopeId, port, ipv6, addr, len);
 }
 
 /* Writes addr into Java's byte[ADDRESS_LENGTH]; returns 4 or 16, -EAFNOSUPPORT, or -1 with a pending exception. */
 static int from_sockaddr(JNIEnv* env, const struct sockaddr_storage* addr, jbyteArray out) {
     jbyte bytes[ADDRESS_LENGTH];
-    int addressLength;
-    uint16_t port;
+    uint16_t port = 0;
     uint32_t scope = 0;
     memset(bytes, 0, sizeof(bytes));
-    if (addr->ss_family == AF_INET) {
-        const struct sockaddr_in* in = (const struct sockaddr_in*) addr;
-        memcpy(bytes, &in->sin_addr.s_addr, 4);
-        port = ntohs(in->sin_port);
-        addressLength = 4;
-    } else if (addr->ss_family == AF_INET6) {
-        const struct sockaddr_in6* in6 = (const struct sockaddr_in6*) addr;
-        port = ntohs(in6->sin6_port);
-        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
-            memcpy(bytes, &in6->sin6_addr.s6_addr[12], 4);
-            addressLength = 4;
-        } else {
-            memcpy(bytes, &in6->sin6_addr.s6_addr, 16);
-            scope = in6->sin6_scope_id;
-            addressLength = 16;
-        }
-    } else {
-        return -EAFNOSUPPORT;
+    int addressLength = weir_from_inet_sockaddr(addr, sizeof(*addr), (uint8_t*) bytes, &scope, &port);
+    if (addressLength < 0) {
+        return addressLength;
     }
     bytes[ADDRESS_SCOPE_OFFSET] = (jbyte) (scope >> 24);
     bytes[ADDRESS_SCOPE_OFFSET + 1] = (jbyte) (scope >> 16);
@@ -175,13 +122,13 @@ static int to_sockaddr_un(JNIEnv* env, jbyteArray path, struct sockaddr_un* addr
 static jint new_socket(int domain, int type) {
     int fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     if (domain == AF_INET6) {
         /* Dual stack whatever net.ipv6.bindv6only says: IPv4 peers arrive as IPv4-mapped addresses. */
         int zero = 0;
         if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) == -1) {
-            jint err = neg_errno();
+            jint err = weir_neg_errno();
             close(fd);
             return err;
         }
@@ -219,7 +166,7 @@ static jint weir_bind(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jbyteAr
     if (res != 0) {
         return res;
     }
-    return bind(fd, (struct sockaddr*) &addr, len) == -1 ? neg_errno() : 0;
+    return bind(fd, (struct sockaddr*) &addr, len) == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_bindDomain(JNIEnv* env, jclass clazz, jint fd, jbyteArray path) {
@@ -229,11 +176,11 @@ static jint weir_bindDomain(JNIEnv* env, jclass clazz, jint fd, jbyteArray path)
     if (res != 0) {
         return res;
     }
-    return bind(fd, (struct sockaddr*) &addr, len) == -1 ? neg_errno() : 0;
+    return bind(fd, (struct sockaddr*) &addr, len) == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_listen(JNIEnv* env, jclass clazz, jint fd, jint backlog) {
-    return listen(fd, backlog) == -1 ? neg_errno() : 0;
+    return listen(fd, backlog) == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_accept(JNIEnv* env, jclass clazz, jint fd) {
@@ -241,7 +188,7 @@ static jint weir_accept(JNIEnv* env, jclass clazz, jint fd) {
     do {
         res = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : res;
+    return res == -1 ? weir_neg_errno() : res;
 }
 
 static jint weir_connect(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jbyteArray address, jint scopeId, jint port) {
@@ -252,7 +199,7 @@ static jint weir_connect(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jbyt
         return res;
     }
     /* After EINTR the attempt goes on in the background, like EINPROGRESS: do not start another. */
-    return connect(fd, (struct sockaddr*) &addr, len) == -1 ? (errno == EINTR ? -EINPROGRESS : neg_errno()) : 0;
+    return connect(fd, (struct sockaddr*) &addr, len) == -1 ? (errno == EINTR ? -EINPROGRESS : weir_neg_errno()) : 0;
 }
 
 static jint weir_connectDomain(JNIEnv* env, jclass clazz, jint fd, jbyteArray path) {
@@ -262,7 +209,7 @@ static jint weir_connectDomain(JNIEnv* env, jclass clazz, jint fd, jbyteArray pa
     if (res != 0) {
         return res;
     }
-    return connect(fd, (struct sockaddr*) &addr, len) == -1 ? (errno == EINTR ? -EINPROGRESS : neg_errno()) : 0;
+    return connect(fd, (struct sockaddr*) &addr, len) == -1 ? (errno == EINTR ? -EINPROGRESS : weir_neg_errno()) : 0;
 }
 
 /* 0 once connected, -EINPROGRESS while the attempt goes on, -errno of the failed attempt. */
@@ -270,7 +217,7 @@ static jint weir_finishConnect(JNIEnv* env, jclass clazz, jint fd) {
     int err = 0;
     socklen_t len = sizeof(err);
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     if (err != 0) {
         return -err;
@@ -279,7 +226,7 @@ static jint weir_finishConnect(JNIEnv* env, jclass clazz, jint fd) {
     struct sockaddr_storage addr;
     len = sizeof(addr);
     if (getpeername(fd, (struct sockaddr*) &addr, &len) == -1) {
-        return errno == ENOTCONN ? -EINPROGRESS : neg_errno();
+        return errno == ENOTCONN ? -EINPROGRESS : weir_neg_errno();
     }
     return 0;
 }
@@ -295,7 +242,7 @@ static jint weir_shutdown(JNIEnv* env, jclass clazz, jint fd, jboolean read, jbo
     } else {
         return 0;
     }
-    return shutdown(fd, how) == -1 ? neg_errno() : 0;
+    return shutdown(fd, how) == -1 ? weir_neg_errno() : 0;
 }
 
 static jint weir_inetAddress(JNIEnv* env, jclass clazz, jint fd, jboolean peer, jbyteArray out) {
@@ -303,7 +250,7 @@ static jint weir_inetAddress(JNIEnv* env, jclass clazz, jint fd, jboolean peer, 
     socklen_t len = sizeof(addr);
     int res = peer ? getpeername(fd, (struct sockaddr*) &addr, &len) : getsockname(fd, (struct sockaddr*) &addr, &len);
     if (res == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     return from_sockaddr(env, &addr, out);
 }
@@ -315,7 +262,7 @@ static jint weir_domainAddress(JNIEnv* env, jclass clazz, jint fd, jboolean peer
     memset(&addr, 0, sizeof(addr));
     int res = peer ? getpeername(fd, (struct sockaddr*) &addr, &len) : getsockname(fd, (struct sockaddr*) &addr, &len);
     if (res == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     if (addr.sun_family != AF_UNIX) {
         return -EAFNOSUPPORT;
@@ -361,11 +308,11 @@ static jint weir_setIntOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
         struct linger linger;
         linger.l_onoff = value >= 0;
         linger.l_linger = value >= 0 ? value : 0;
-        return setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger)) == -1 ? neg_errno() : 0;
+        return setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger)) == -1 ? weir_neg_errno() : 0;
     }
-    int family = socket_family(fd);
+    int family = weir_socket_family(fd);
     if (family == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     int level;
     int name;
@@ -374,7 +321,7 @@ static jint weir_setIntOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
         return res;
     }
     if (setsockopt(fd, level, name, &value, sizeof(value)) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     if (option == OPTION_IP_TOS && family == AF_INET6) {
         /* IPv4 traffic of a dual-stack socket takes its TOS from the IPv4 option; not every kernel accepts it. */
@@ -390,13 +337,13 @@ static jint weir_getIntOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
         struct linger linger;
         socklen_t len = sizeof(linger);
         if (getsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, &len) == -1) {
-            return neg_errno();
+            return weir_neg_errno();
         }
         value = linger.l_onoff ? linger.l_linger : -1;
     } else {
-        int family = socket_family(fd);
+        int family = weir_socket_family(fd);
         if (family == -1) {
-            return neg_errno();
+            return weir_neg_errno();
         }
         int level;
         int name;
@@ -407,7 +354,7 @@ static jint weir_getIntOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
         int v = 0;
         socklen_t len = sizeof(v);
         if (getsockopt(fd, level, name, &v, &len) == -1) {
-            return neg_errno();
+            return weir_neg_errno();
         }
         value = v;
     }
@@ -420,7 +367,7 @@ static jint weir_peerCredentials(JNIEnv* env, jclass clazz, jint fd, jintArray o
     struct ucred cred;
     socklen_t len = sizeof(cred);
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     jint values[3] = { (jint) cred.pid, (jint) cred.uid, (jint) cred.gid };
     (*env)->SetIntArrayRegion(env, out, 0, 3, values);
@@ -432,7 +379,7 @@ static jint weir_peerCredentials(JNIEnv* env, jclass clazz, jint fd, jintArray o
 static jint weir_close(JNIEnv* env, jclass clazz, jint fd) {
     /* Never retried on EINTR: Linux has released the descriptor whatever close returns, and it may be reused. */
     if (close(fd) == -1 && errno != EINTR) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     return 0;
 }
@@ -442,7 +389,7 @@ static jint weir_read(JNIEnv* env, jclass clazz, jint fd, jlong address, jint po
     do {
         res = read(fd, (void*) (intptr_t) (address + pos), (size_t) (limit - pos));
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : (jint) res;
+    return res == -1 ? weir_neg_errno() : (jint) res;
 }
 
 static jint weir_write(JNIEnv* env, jclass clazz, jint fd, jlong address, jint pos, jint limit) {
@@ -450,7 +397,7 @@ static jint weir_write(JNIEnv* env, jclass clazz, jint fd, jlong address, jint p
     do {
         res = write(fd, (const void*) (intptr_t) (address + pos), (size_t) (limit - pos));
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : (jint) res;
+    return res == -1 ? weir_neg_errno() : (jint) res;
 }
 
 static jlong weir_readv(JNIEnv* env, jclass clazz, jint fd, jlong iovAddress, jint count) {
@@ -458,7 +405,7 @@ static jlong weir_readv(JNIEnv* env, jclass clazz, jint fd, jlong iovAddress, ji
     do {
         res = readv(fd, (const struct iovec*) (intptr_t) iovAddress, count);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : (jlong) res;
+    return res == -1 ? weir_neg_errno() : (jlong) res;
 }
 
 static jlong weir_writev(JNIEnv* env, jclass clazz, jint fd, jlong iovAddress, jint count) {
@@ -466,7 +413,7 @@ static jlong weir_writev(JNIEnv* env, jclass clazz, jint fd, jlong iovAddress, j
     do {
         res = writev(fd, (const struct iovec*) (intptr_t) iovAddress, count);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : (jlong) res;
+    return res == -1 ? weir_neg_errno() : (jlong) res;
 }
 
 /* Sends count bytes of src from position; src must be a JDK FileChannel (sun.nio.ch.FileChannelImpl). */
@@ -488,7 +435,7 @@ static jlong weir_sendFile(JNIEnv* env, jclass clazz, jint fd, jobject src, jlon
     do {
         res = sendfile(fd, srcFd, &offset, (size_t) count);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : (jlong) res;
+    return res == -1 ? weir_neg_errno() : (jlong) res;
 }
 
 /* Sends one byte with fdToSend attached (SCM_RIGHTS). */
@@ -515,7 +462,7 @@ static jint weir_sendFd(JNIEnv* env, jclass clazz, jint fd, jint fdToSend) {
     do {
         res = sendmsg(fd, &msg, MSG_NOSIGNAL);
     } while (res == -1 && errno == EINTR);
-    return res == -1 ? neg_errno() : 0;
+    return res == -1 ? weir_neg_errno() : 0;
 }
 
 /*
@@ -540,7 +487,7 @@ static jint weir_recvFd(JNIEnv* env, jclass clazz, jint fd) {
         res = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
     } while (res == -1 && errno == EINTR);
     if (res == -1) {
-        return neg_errno();
+        return weir_neg_errno();
     }
     if (res == 0) {
         return -EPIPE;
