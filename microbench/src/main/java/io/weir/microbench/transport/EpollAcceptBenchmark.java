@@ -1,7 +1,6 @@
 package io.weir.microbench.transport;
 
 import io.weir.microbench.util.AbstractMicrobenchmark;
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,49 +24,36 @@ import org.openjdk.jmh.annotations.TearDown;
 // Per millisecond: per microsecond the scores would show one significant digit.
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class EpollAcceptBenchmark extends AbstractMicrobenchmark {
-    private static final long TIMEOUT_SECONDS = 30;
-
-    private io.weir.channel.MultiThreadIoEventLoopGroup weirServerGroup;
-    private io.weir.channel.MultiThreadIoEventLoopGroup weirClientGroup;
+    private TransportLoops.Weir weirLoops;
     private io.weir.channel.Channel weirServer;
     private io.weir.bootstrap.Bootstrap weirClient;
-    private io.netty.channel.MultiThreadIoEventLoopGroup nettyServerGroup;
-    private io.netty.channel.MultiThreadIoEventLoopGroup nettyClientGroup;
+    private TransportLoops.Netty nettyLoops;
     private io.netty.channel.Channel nettyServer;
     private io.netty.bootstrap.Bootstrap nettyClient;
 
     @Setup
     public void setup() throws Exception {
-        io.weir.channel.epoll.Epoll.ensureAvailability();
-        io.netty.channel.epoll.Epoll.ensureAvailability();
-
-        weirServerGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                io.weir.channel.epoll.EpollIoHandler.newFactory());
-        weirClientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                io.weir.channel.epoll.EpollIoHandler.newFactory());
+        weirLoops = TransportLoops.Weir.epoll();
         weirServer = new io.weir.bootstrap.ServerBootstrap()
-                .group(weirServerGroup)
+                .group(weirLoops.server)
                 .channel(io.weir.channel.epoll.EpollServerSocketChannel.class)
                 .childHandler(new WeirGreet())
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         weirClient = new io.weir.bootstrap.Bootstrap()
-                .group(weirClientGroup)
+                .group(weirLoops.client)
                 .channel(io.weir.channel.epoll.EpollSocketChannel.class)
                 .option(io.weir.channel.ChannelOption.SO_LINGER, 0)
                 .handler(new WeirCloseOnRead())
                 .remoteAddress(weirServer.localAddress());
 
-        nettyServerGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                io.netty.channel.epoll.EpollIoHandler.newFactory());
-        nettyClientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                io.netty.channel.epoll.EpollIoHandler.newFactory());
+        nettyLoops = TransportLoops.Netty.epoll();
         nettyServer = new io.netty.bootstrap.ServerBootstrap()
-                .group(nettyServerGroup)
+                .group(nettyLoops.server)
                 .channel(io.netty.channel.epoll.EpollServerSocketChannel.class)
                 .childHandler(new NettyGreet())
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         nettyClient = new io.netty.bootstrap.Bootstrap()
-                .group(nettyClientGroup)
+                .group(nettyLoops.client)
                 .channel(io.netty.channel.epoll.EpollSocketChannel.class)
                 .option(io.netty.channel.ChannelOption.SO_LINGER, 0)
                 .handler(new NettyCloseOnRead())
@@ -76,24 +62,20 @@ public class EpollAcceptBenchmark extends AbstractMicrobenchmark {
 
     @TearDown
     public void tearDown() throws Exception {
-        weirServer.close().sync();
-        weirClientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        weirServerGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        nettyServer.close().sync();
-        nettyClientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        nettyServerGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        weirLoops.close(weirServer);
+        nettyLoops.close(nettyServer);
     }
 
     @Benchmark
     public boolean weirConnectAcceptClose() throws Exception {
         io.weir.channel.Channel ch = weirClient.connect().sync().channel();
-        return ch.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return ch.closeFuture().await(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     @Benchmark
     public boolean nettyConnectAcceptClose() throws Exception {
         io.netty.channel.Channel ch = nettyClient.connect().sync().channel();
-        return ch.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return ch.closeFuture().await(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     /** Server side: proves the accept with one byte; closes quietly on the client's reset. */

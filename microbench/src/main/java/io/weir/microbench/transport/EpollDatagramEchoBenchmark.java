@@ -33,7 +33,6 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
     static final int ROUNDS = 100;
     static final int PAYLOAD_BYTES = 64;
     static final int RECEIVE_BUFFER_BYTES = 2048;
-    private static final long TIMEOUT_SECONDS = 30;
 
     @Param({"1", "16"})
     public int burst;
@@ -65,41 +64,33 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
 
     /** The Weir client and server. */
     static final class WeirSide {
-        private final io.weir.channel.MultiThreadIoEventLoopGroup serverGroup;
-        private final io.weir.channel.MultiThreadIoEventLoopGroup clientGroup;
+        private final TransportLoops.Weir loops = TransportLoops.Weir.epoll();
         private final io.weir.channel.Channel server;
         private final io.weir.channel.Channel client;
         private final WeirClientHandler handler;
 
         WeirSide(int burst) throws Exception {
-            serverGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                    io.weir.channel.epoll.EpollIoHandler.newFactory());
-            clientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                    io.weir.channel.epoll.EpollIoHandler.newFactory());
             server = new io.weir.bootstrap.Bootstrap()
-                    .group(serverGroup)
+                    .group(loops.server)
                     .channel(io.weir.channel.epoll.EpollDatagramChannel.class)
                     .handler(new WeirEchoHandler())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                    .bind(TransportLoops.loopbackAnyPort()).sync().channel();
             handler = new WeirClientHandler((InetSocketAddress) server.localAddress(), burst);
             client = new io.weir.bootstrap.Bootstrap()
-                    .group(clientGroup)
+                    .group(loops.client)
                     .channel(io.weir.channel.epoll.EpollDatagramChannel.class)
                     .handler(handler)
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                    .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         }
 
         int run(int rounds) throws Exception {
             CompletableFuture<Integer> done = new CompletableFuture<>();
             client.eventLoop().execute(() -> handler.start(client, rounds, done));
-            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return done.get(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         void close() throws Exception {
-            client.close().sync();
-            server.close().sync();
-            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+            loops.close(client, server);
         }
     }
 
@@ -164,43 +155,35 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
 
     /** The Netty client and server. */
     static final class NettySide {
-        private final io.netty.channel.MultiThreadIoEventLoopGroup serverGroup;
-        private final io.netty.channel.MultiThreadIoEventLoopGroup clientGroup;
+        private final TransportLoops.Netty loops = TransportLoops.Netty.epoll();
         private final io.netty.channel.Channel server;
         private final io.netty.channel.Channel client;
         private final NettyClientHandler handler;
 
         NettySide(int burst) throws Exception {
-            serverGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                    io.netty.channel.epoll.EpollIoHandler.newFactory());
-            clientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                    io.netty.channel.epoll.EpollIoHandler.newFactory());
             server = new io.netty.bootstrap.Bootstrap()
-                    .group(serverGroup)
+                    .group(loops.server)
                     .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
                     .option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, RECEIVE_BUFFER_BYTES)
                     .handler(new NettyEchoHandler())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                    .bind(TransportLoops.loopbackAnyPort()).sync().channel();
             handler = new NettyClientHandler((InetSocketAddress) server.localAddress(), burst);
             client = new io.netty.bootstrap.Bootstrap()
-                    .group(clientGroup)
+                    .group(loops.client)
                     .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
                     .option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, RECEIVE_BUFFER_BYTES)
                     .handler(handler)
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                    .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         }
 
         int run(int rounds) throws Exception {
             CompletableFuture<Integer> done = new CompletableFuture<>();
             client.eventLoop().execute(() -> handler.start(client, rounds, done));
-            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return done.get(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         void close() throws Exception {
-            client.close().sync();
-            server.close().sync();
-            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+            loops.close(client, server);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.weir.microbench.transport;
 
 import io.weir.microbench.util.AbstractMicrobenchmark;
-import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -31,55 +30,44 @@ import org.openjdk.jmh.annotations.TearDown;
 public class EpollGatheringWriteBenchmark extends AbstractMicrobenchmark {
     static final int BUFFERS_PER_FLUSH = 64;
     static final int FLUSHES = 100;
-    private static final long TIMEOUT_SECONDS = 30;
 
     @Param({"32", "512"})
     public int size;
 
-    private io.weir.channel.MultiThreadIoEventLoopGroup weirServerGroup;
-    private io.weir.channel.MultiThreadIoEventLoopGroup weirClientGroup;
+    private TransportLoops.Weir weirLoops;
     private io.weir.channel.Channel weirServer;
     private io.weir.channel.Channel weirClient;
     private WeirWriter weirWriter;
-    private io.netty.channel.MultiThreadIoEventLoopGroup nettyServerGroup;
-    private io.netty.channel.MultiThreadIoEventLoopGroup nettyClientGroup;
+    private TransportLoops.Netty nettyLoops;
     private io.netty.channel.Channel nettyServer;
     private io.netty.channel.Channel nettyClient;
     private NettyWriter nettyWriter;
 
     @Setup
     public void setup() throws Exception {
-        io.weir.channel.epoll.Epoll.ensureAvailability();
-        io.netty.channel.epoll.Epoll.ensureAvailability();
         byte[] payload = new byte[size];
 
-        weirServerGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                io.weir.channel.epoll.EpollIoHandler.newFactory());
-        weirClientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                io.weir.channel.epoll.EpollIoHandler.newFactory());
+        weirLoops = TransportLoops.Weir.epoll();
         weirServer = new io.weir.bootstrap.ServerBootstrap()
-                .group(weirServerGroup)
+                .group(weirLoops.server)
                 .channel(io.weir.channel.epoll.EpollServerSocketChannel.class)
                 .childHandler(new WeirDiscard())
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         weirClient = new io.weir.bootstrap.Bootstrap()
-                .group(weirClientGroup)
+                .group(weirLoops.client)
                 .channel(io.weir.channel.epoll.EpollSocketChannel.class)
                 .handler(new io.weir.channel.ChannelHandler() { })
                 .connect(weirServer.localAddress()).sync().channel();
         weirWriter = new WeirWriter(weirClient, payload);
 
-        nettyServerGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                io.netty.channel.epoll.EpollIoHandler.newFactory());
-        nettyClientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                io.netty.channel.epoll.EpollIoHandler.newFactory());
+        nettyLoops = TransportLoops.Netty.epoll();
         nettyServer = new io.netty.bootstrap.ServerBootstrap()
-                .group(nettyServerGroup)
+                .group(nettyLoops.server)
                 .channel(io.netty.channel.epoll.EpollServerSocketChannel.class)
                 .childHandler(new NettyDiscard())
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         nettyClient = new io.netty.bootstrap.Bootstrap()
-                .group(nettyClientGroup)
+                .group(nettyLoops.client)
                 .channel(io.netty.channel.epoll.EpollSocketChannel.class)
                 .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
                 .connect(nettyServer.localAddress()).sync().channel();
@@ -88,28 +76,22 @@ public class EpollGatheringWriteBenchmark extends AbstractMicrobenchmark {
 
     @TearDown
     public void tearDown() throws Exception {
-        weirClient.close().sync();
-        weirServer.close().sync();
-        weirClientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        weirServerGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        nettyClient.close().sync();
-        nettyServer.close().sync();
-        nettyClientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        nettyServerGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        weirLoops.close(weirClient, weirServer);
+        nettyLoops.close(nettyClient, nettyServer);
     }
 
     @Benchmark
     public long weirGatheringWrite() throws Exception {
         CompletableFuture<Long> done = new CompletableFuture<>();
         weirClient.eventLoop().execute(() -> weirWriter.run(done));
-        return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return done.get(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     @Benchmark
     public long nettyGatheringWrite() throws Exception {
         CompletableFuture<Long> done = new CompletableFuture<>();
         nettyClient.eventLoop().execute(() -> nettyWriter.run(done));
-        return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return done.get(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     /** Writes {@link #FLUSHES} batches on the client loop; the last batch's promise reports the bytes written. */

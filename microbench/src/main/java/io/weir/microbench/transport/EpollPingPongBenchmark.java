@@ -1,9 +1,6 @@
 package io.weir.microbench.transport;
 
 import io.weir.microbench.util.AbstractMicrobenchmark;
-import java.net.InetSocketAddress;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -24,20 +21,19 @@ import org.openjdk.jmh.annotations.TearDown;
 @OperationsPerInvocation(EpollPingPongBenchmark.ROUNDS)
 public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
     static final int ROUNDS = 100;
-    private static final long TIMEOUT_SECONDS = 30;
 
     @Param({"64", "4096"})
     public int size;
 
-    private WeirSide weir;
-    private NettySide netty;
+    private NioPingPongBenchmark.WeirSide weir;
+    private NioPingPongBenchmark.NettySide netty;
 
     @Setup
     public void setup() throws Exception {
-        io.weir.channel.epoll.Epoll.ensureAvailability();
-        io.netty.channel.epoll.Epoll.ensureAvailability();
-        weir = new WeirSide(size);
-        netty = new NettySide(size);
+        weir = new NioPingPongBenchmark.WeirSide(size, TransportLoops.Weir.epoll(),
+                io.weir.channel.epoll.EpollServerSocketChannel.class, io.weir.channel.epoll.EpollSocketChannel.class);
+        netty = new NioPingPongBenchmark.NettySide(size, TransportLoops.Netty.epoll(),
+                io.netty.channel.epoll.EpollServerSocketChannel.class, io.netty.channel.epoll.EpollSocketChannel.class);
     }
 
     @TearDown
@@ -54,87 +50,5 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
     @Benchmark
     public int nettyPingPong() throws Exception {
         return netty.run(ROUNDS);
-    }
-
-    static final class WeirSide {
-        private final io.weir.channel.MultiThreadIoEventLoopGroup serverGroup;
-        private final io.weir.channel.MultiThreadIoEventLoopGroup clientGroup;
-        private final io.weir.channel.Channel server;
-        private final io.weir.channel.Channel client;
-        private final NioPingPongBenchmark.WeirClientHandler handler;
-
-        WeirSide(int size) throws Exception {
-            serverGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                    io.weir.channel.epoll.EpollIoHandler.newFactory());
-            clientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                    io.weir.channel.epoll.EpollIoHandler.newFactory());
-            server = new io.weir.bootstrap.ServerBootstrap()
-                    .group(serverGroup)
-                    .channel(io.weir.channel.epoll.EpollServerSocketChannel.class)
-                    .childOption(io.weir.channel.ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new NioPingPongBenchmark.WeirEchoHandler())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            handler = new NioPingPongBenchmark.WeirClientHandler(size);
-            client = new io.weir.bootstrap.Bootstrap()
-                    .group(clientGroup)
-                    .channel(io.weir.channel.epoll.EpollSocketChannel.class)
-                    .option(io.weir.channel.ChannelOption.TCP_NODELAY, true)
-                    .handler(handler)
-                    .connect(server.localAddress()).sync().channel();
-        }
-
-        int run(int rounds) throws Exception {
-            CompletableFuture<Integer> done = new CompletableFuture<>();
-            client.eventLoop().execute(() -> handler.start(client, rounds, done));
-            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-
-        void close() throws Exception {
-            client.close().sync();
-            server.close().sync();
-            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        }
-    }
-
-    static final class NettySide {
-        private final io.netty.channel.MultiThreadIoEventLoopGroup serverGroup;
-        private final io.netty.channel.MultiThreadIoEventLoopGroup clientGroup;
-        private final io.netty.channel.Channel server;
-        private final io.netty.channel.Channel client;
-        private final NioPingPongBenchmark.NettyClientHandler handler;
-
-        NettySide(int size) throws Exception {
-            serverGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                    io.netty.channel.epoll.EpollIoHandler.newFactory());
-            clientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                    io.netty.channel.epoll.EpollIoHandler.newFactory());
-            server = new io.netty.bootstrap.ServerBootstrap()
-                    .group(serverGroup)
-                    .channel(io.netty.channel.epoll.EpollServerSocketChannel.class)
-                    .childOption(io.netty.channel.ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new NioPingPongBenchmark.NettyEchoHandler())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            handler = new NioPingPongBenchmark.NettyClientHandler(size);
-            client = new io.netty.bootstrap.Bootstrap()
-                    .group(clientGroup)
-                    .channel(io.netty.channel.epoll.EpollSocketChannel.class)
-                    .option(io.netty.channel.ChannelOption.TCP_NODELAY, true)
-                    .handler(handler)
-                    .connect(server.localAddress()).sync().channel();
-        }
-
-        int run(int rounds) throws Exception {
-            CompletableFuture<Integer> done = new CompletableFuture<>();
-            client.eventLoop().execute(() -> handler.start(client, rounds, done));
-            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-
-        void close() throws Exception {
-            client.close().sync();
-            server.close().sync();
-            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.weir.microbench.transport;
 
 import io.weir.microbench.util.AbstractMicrobenchmark;
-import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,7 +20,6 @@ import org.openjdk.jmh.annotations.TearDown;
 @OperationsPerInvocation(NioPingPongBenchmark.ROUNDS)
 public class NioPingPongBenchmark extends AbstractMicrobenchmark {
     static final int ROUNDS = 100;
-    private static final long TIMEOUT_SECONDS = 30;
 
     @Param({"64", "4096"})
     public int size;
@@ -31,8 +29,11 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
 
     @Setup
     public void setup() throws Exception {
-        weir = new WeirSide(size);
-        netty = new NettySide(size);
+        weir = new WeirSide(size, TransportLoops.Weir.nio(), io.weir.channel.nio.NioServerSocketChannel.class,
+                io.weir.channel.nio.NioSocketChannel.class);
+        netty = new NettySide(size, TransportLoops.Netty.nio(),
+                io.netty.channel.socket.nio.NioServerSocketChannel.class,
+                io.netty.channel.socket.nio.NioSocketChannel.class);
     }
 
     @TearDown
@@ -51,29 +52,26 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         return netty.run(ROUNDS);
     }
 
-    /** The Weir client and server. */
+    /** The Weir client and server, on the transport of {@code loops} and the two channel classes. */
     static final class WeirSide {
-        private final io.weir.channel.MultiThreadIoEventLoopGroup serverGroup;
-        private final io.weir.channel.MultiThreadIoEventLoopGroup clientGroup;
+        private final TransportLoops.Weir loops;
         private final io.weir.channel.Channel server;
         private final io.weir.channel.Channel client;
         private final WeirClientHandler handler;
 
-        WeirSide(int size) throws Exception {
-            serverGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                    io.weir.channel.nio.NioIoHandler.newFactory());
-            clientGroup = new io.weir.channel.MultiThreadIoEventLoopGroup(1,
-                    io.weir.channel.nio.NioIoHandler.newFactory());
+        WeirSide(int size, TransportLoops.Weir loops, Class<? extends io.weir.channel.ServerChannel> serverChannel,
+                 Class<? extends io.weir.channel.Channel> clientChannel) throws Exception {
+            this.loops = loops;
             server = new io.weir.bootstrap.ServerBootstrap()
-                    .group(serverGroup)
-                    .channel(io.weir.channel.nio.NioServerSocketChannel.class)
+                    .group(loops.server)
+                    .channel(serverChannel)
                     .childOption(io.weir.channel.ChannelOption.TCP_NODELAY, true)
                     .childHandler(new WeirEchoHandler())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                    .bind(TransportLoops.loopbackAnyPort()).sync().channel();
             handler = new WeirClientHandler(size);
             client = new io.weir.bootstrap.Bootstrap()
-                    .group(clientGroup)
-                    .channel(io.weir.channel.nio.NioSocketChannel.class)
+                    .group(loops.client)
+                    .channel(clientChannel)
                     .option(io.weir.channel.ChannelOption.TCP_NODELAY, true)
                     .handler(handler)
                     .connect(server.localAddress()).sync().channel();
@@ -82,14 +80,11 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         int run(int rounds) throws Exception {
             CompletableFuture<Integer> done = new CompletableFuture<>();
             client.eventLoop().execute(() -> handler.start(client, rounds, done));
-            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return done.get(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         void close() throws Exception {
-            client.close().sync();
-            server.close().sync();
-            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+            loops.close(client, server);
         }
     }
 
@@ -147,29 +142,27 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         }
     }
 
-    /** The Netty client and server. */
+    /** The Netty client and server, on the transport of {@code loops} and the two channel classes. */
     static final class NettySide {
-        private final io.netty.channel.MultiThreadIoEventLoopGroup serverGroup;
-        private final io.netty.channel.MultiThreadIoEventLoopGroup clientGroup;
+        private final TransportLoops.Netty loops;
         private final io.netty.channel.Channel server;
         private final io.netty.channel.Channel client;
         private final NettyClientHandler handler;
 
-        NettySide(int size) throws Exception {
-            serverGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                    io.netty.channel.nio.NioIoHandler.newFactory());
-            clientGroup = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
-                    io.netty.channel.nio.NioIoHandler.newFactory());
+        NettySide(int size, TransportLoops.Netty loops,
+                  Class<? extends io.netty.channel.ServerChannel> serverChannel,
+                  Class<? extends io.netty.channel.Channel> clientChannel) throws Exception {
+            this.loops = loops;
             server = new io.netty.bootstrap.ServerBootstrap()
-                    .group(serverGroup)
-                    .channel(io.netty.channel.socket.nio.NioServerSocketChannel.class)
+                    .group(loops.server)
+                    .channel(serverChannel)
                     .childOption(io.netty.channel.ChannelOption.TCP_NODELAY, true)
                     .childHandler(new NettyEchoHandler())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                    .bind(TransportLoops.loopbackAnyPort()).sync().channel();
             handler = new NettyClientHandler(size);
             client = new io.netty.bootstrap.Bootstrap()
-                    .group(clientGroup)
-                    .channel(io.netty.channel.socket.nio.NioSocketChannel.class)
+                    .group(loops.client)
+                    .channel(clientChannel)
                     .option(io.netty.channel.ChannelOption.TCP_NODELAY, true)
                     .handler(handler)
                     .connect(server.localAddress()).sync().channel();
@@ -178,14 +171,11 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         int run(int rounds) throws Exception {
             CompletableFuture<Integer> done = new CompletableFuture<>();
             client.eventLoop().execute(() -> handler.start(client, rounds, done));
-            return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return done.get(TransportLoops.TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         void close() throws Exception {
-            client.close().sync();
-            server.close().sync();
-            clientGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
-            serverGroup.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+            loops.close(client, server);
         }
     }
 
