@@ -67,7 +67,11 @@ class EpollChannelConfig extends DefaultChannelConfig {
         return true;
     }
 
-    private Object get(ChannelOption<?> option) throws IOException {
+    /**
+     * Reads one of the socket options this config was made with from the socket; a subclass that passed options of
+     * its own answers those and leaves the rest to this method.
+     */
+    Object get(ChannelOption<?> option) throws IOException {
         if (option == ChannelOption.SO_KEEPALIVE) {
             return socket.isKeepAlive();
         } else if (option == ChannelOption.SO_SNDBUF) {
@@ -94,7 +98,8 @@ class EpollChannelConfig extends DefaultChannelConfig {
         return getTcp(tcpOptionId(option), option);
     }
 
-    private void set(ChannelOption<?> option, Object value) throws IOException {
+    /** Writes one of the socket options this config was made with, its value validated; see {@link #get}. */
+    void set(ChannelOption<?> option, Object value) throws IOException {
         if (option == ChannelOption.SO_KEEPALIVE) {
             socket.setKeepAlive((Boolean) value);
         } else if (option == ChannelOption.SO_SNDBUF) {

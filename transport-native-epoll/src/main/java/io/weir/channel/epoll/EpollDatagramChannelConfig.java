@@ -1,6 +1,5 @@
 package io.weir.channel.epoll;
 
-import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
@@ -11,7 +10,6 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Enumeration;
-import java.util.Map;
 
 /**
  * The config of an {@link EpollDatagramChannel}: {@link EpollChannelConfig}'s socket options plus the datagram
@@ -21,67 +19,26 @@ import java.util.Map;
  * Thread-safe.
  */
 final class EpollDatagramChannelConfig extends EpollChannelConfig {
-    private static final ChannelOption<?>[] DATAGRAM_OPTIONS = {
-        ChannelOption.SO_BROADCAST, ChannelOption.IP_MULTICAST_IF, ChannelOption.IP_MULTICAST_TTL,
-        ChannelOption.IP_MULTICAST_LOOP_DISABLED
-    };
-
     private final Socket socket;
 
     EpollDatagramChannelConfig(EpollDatagramChannel channel, Socket socket, int maxMessagesPerRead) {
         super(channel, socket, maxMessagesPerRead, ChannelOption.SO_RCVBUF, ChannelOption.SO_SNDBUF,
-                ChannelOption.SO_REUSEADDR, ChannelOption.IP_TOS, EpollChannelOption.SO_REUSEPORT);
+                ChannelOption.SO_REUSEADDR, ChannelOption.IP_TOS, EpollChannelOption.SO_REUSEPORT,
+                ChannelOption.SO_BROADCAST, ChannelOption.IP_MULTICAST_IF, ChannelOption.IP_MULTICAST_TTL,
+                ChannelOption.IP_MULTICAST_LOOP_DISABLED);
         this.socket = socket;
     }
 
     @Override
-    public Map<ChannelOption<?>, Object> getOptions() {
-        return getOptions(super.getOptions(), DATAGRAM_OPTIONS);
-    }
-
-    private static boolean isDatagramOption(ChannelOption<?> option) {
-        for (ChannelOption<?> known : DATAGRAM_OPTIONS) {
-            if (known == option) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @SuppressWarnings("unchecked")
-    @Override
-    public <T> T getOption(ChannelOption<T> option) {
-        if (!isDatagramOption(option)) {
-            return super.getOption(option);
-        }
-        try {
-            return (T) get(option);
-        } catch (IOException e) {
-            throw new ChannelException("failed to read " + option + " of " + channel, e);
-        }
-    }
-
-    @Override
-    public <T> boolean setOption(ChannelOption<T> option, T value) {
-        if (!isDatagramOption(option)) {
-            return super.setOption(option, value);
-        }
-        option.validate(value);
-        try {
-            set(option, value);
-        } catch (IOException e) {
-            throw new ChannelException("failed to set " + option + " of " + channel + " to " + value, e);
-        }
-        return true;
-    }
-
-    private Object get(ChannelOption<?> option) throws IOException {
+    Object get(ChannelOption<?> option) throws IOException {
         if (option == ChannelOption.SO_BROADCAST) {
             return getInt(NativeDatagram.OPTION_BROADCAST, option) != 0;
         } else if (option == ChannelOption.IP_MULTICAST_TTL) {
             return (int) getInt(NativeDatagram.OPTION_MULTICAST_TTL, option);
         } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
             return getInt(NativeDatagram.OPTION_MULTICAST_LOOP, option) == 0;
+        } else if (option != ChannelOption.IP_MULTICAST_IF) {
+            return super.get(option);
         }
         long value = getInt(NativeDatagram.OPTION_MULTICAST_IF, option);
         if (value == 0) {
@@ -94,25 +51,29 @@ final class EpollDatagramChannelConfig extends EpollChannelConfig {
             (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value}));
     }
 
-    private void set(ChannelOption<?> option, Object value) throws IOException {
-        int fd = openFd();
+    @Override
+    void set(ChannelOption<?> option, Object value) throws IOException {
         int res;
         if (option == ChannelOption.SO_BROADCAST) {
-            res = NativeDatagram.setDatagramOption(fd, socket.isIPv6(), NativeDatagram.OPTION_BROADCAST,
+            res = NativeDatagram.setDatagramOption(openFd(), socket.isIPv6(), NativeDatagram.OPTION_BROADCAST,
                     (Boolean) value ? 1 : 0);
         } else if (option == ChannelOption.IP_MULTICAST_TTL) {
-            res = NativeDatagram.setDatagramOption(fd, socket.isIPv6(), NativeDatagram.OPTION_MULTICAST_TTL,
+            res = NativeDatagram.setDatagramOption(openFd(), socket.isIPv6(), NativeDatagram.OPTION_MULTICAST_TTL,
                     (Integer) value);
         } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
-            res = NativeDatagram.setDatagramOption(fd, socket.isIPv6(), NativeDatagram.OPTION_MULTICAST_LOOP,
+            res = NativeDatagram.setDatagramOption(openFd(), socket.isIPv6(), NativeDatagram.OPTION_MULTICAST_LOOP,
                     (Boolean) value ? 0 : 1);
-        } else {
+        } else if (option == ChannelOption.IP_MULTICAST_IF) {
+            int fd = openFd();
             NetworkInterface iface = (NetworkInterface) value;
             int index = iface == null ? 0 : iface.getIndex();
             if (iface != null && index < 0) {
                 throw new SocketException("interface " + iface.getName() + " has no index");
             }
             res = NativeDatagram.setMulticastInterface(fd, socket.isIPv6(), index, ipv4Address(iface));
+        } else {
+            super.set(option, value);
+            return;
         }
         if (res < 0) {
             throw Errors.newIoException("setsockopt(" + option + ')', res);
