@@ -146,8 +146,7 @@ static jint weir_setTcpOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
     if (name < 0) {
         return -EINVAL;
     }
-    int v = (int) value;
-    return setsockopt(fd, IPPROTO_TCP, name, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
+    return weir_set_int_option(fd, IPPROTO_TCP, name, (int) value);
 }
 
 /* The option's value (every one of them is >= 0), or -errno. */
@@ -156,12 +155,7 @@ static jint weir_getTcpOption(JNIEnv* env, jclass clazz, jint fd, jint option) {
     if (name < 0) {
         return -EINVAL;
     }
-    int v = 0;
-    socklen_t len = sizeof(v);
-    if (getsockopt(fd, IPPROTO_TCP, name, &v, &len) == -1) {
-        return weir_neg_errno();
-    }
-    return v < 0 ? -EINVAL : (jint) v;
+    return weir_get_nonnegative_int_option(fd, IPPROTO_TCP, name);
 }
 
 static const JNINativeMethod epoll_methods[] = {

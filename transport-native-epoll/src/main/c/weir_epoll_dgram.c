@@ -217,32 +217,30 @@ static jint weir_disconnect(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6) {
 }
 
 /*
- * Sets a datagram option. On an IPv6 (dual-stack) socket the IPv4 twin of a multicast option is set too,
- * best effort, since IPv4 traffic of such a socket follows the IPv4 option.
+ * Sets a multicast option: on an IPv4 socket its IPv4 name; on an IPv6 (dual-stack) socket its IPv6 name and then,
+ * best effort, the IPv4 twin too, since IPv4 traffic of such a socket follows the IPv4 option. 0 or -errno.
  */
+static jint set_multicast_option(int fd, jboolean ipv6, int ipv6Name, int ipv4Name, int value) {
+    if (!ipv6) {
+        return weir_set_int_option(fd, IPPROTO_IP, ipv4Name, value);
+    }
+    jint res = weir_set_int_option(fd, IPPROTO_IPV6, ipv6Name, value);
+    if (res == 0) {
+        setsockopt(fd, IPPROTO_IP, ipv4Name, &value, sizeof(value));
+    }
+    return res;
+}
+
+/* Sets a datagram option; 0, -ENOPROTOOPT for an unknown id, or -errno. */
 static jint weir_setDatagramOption(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jint option, jint value) {
     int v = (int) value;
     switch (option) {
         case DGRAM_OPTION_BROADCAST:
-            return setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
+            return weir_set_int_option(fd, SOL_SOCKET, SO_BROADCAST, v);
         case DGRAM_OPTION_MULTICAST_TTL:
-            if (ipv6) {
-                if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &v, sizeof(v)) == -1) {
-                    return weir_neg_errno();
-                }
-                setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &v, sizeof(v));
-                return 0;
-            }
-            return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
+            return set_multicast_option(fd, ipv6, IPV6_MULTICAST_HOPS, IP_MULTICAST_TTL, v);
         case DGRAM_OPTION_MULTICAST_LOOP:
-            if (ipv6) {
-                if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &v, sizeof(v)) == -1) {
-                    return weir_neg_errno();
-                }
-                setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &v, sizeof(v));
-                return 0;
-            }
-            return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
+            return set_multicast_option(fd, ipv6, IPV6_MULTICAST_LOOP, IP_MULTICAST_LOOP, v);
         default:
             return -ENOPROTOOPT;
     }

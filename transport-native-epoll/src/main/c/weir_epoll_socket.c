@@ -94,8 +94,7 @@ static jint weir_setOption(JNIEnv* env, jclass clazz, jint fd, jint option, jint
     if (res != 0) {
         return res;
     }
-    int v = (int) value;
-    return setsockopt(fd, level, name, &v, sizeof(v)) == -1 ? weir_neg_errno() : 0;
+    return weir_set_int_option(fd, level, name, (int) value);
 }
 
 /* The option's value (all of these are >= 0), or -errno. */
@@ -106,12 +105,7 @@ static jint weir_getOption(JNIEnv* env, jclass clazz, jint fd, jint option) {
     if (res != 0) {
         return res;
     }
-    int v = 0;
-    socklen_t len = sizeof(v);
-    if (getsockopt(fd, level, name, &v, &len) == -1) {
-        return weir_neg_errno();
-    }
-    return v < 0 ? -EINVAL : (jint) v;
+    return weir_get_nonnegative_int_option(fd, level, name);
 }
 
 /* Fills out[TCP_INFO_COUNT] from getsockopt(TCP_INFO); fields an older kernel does not report stay 0. */

@@ -32,6 +32,21 @@ static inline jint weir_neg_errno(void) {
     return -errno;
 }
 
+/* setsockopt of an int option; 0 or -errno. */
+static inline jint weir_set_int_option(int fd, int level, int name, int value) {
+    return setsockopt(fd, level, name, &value, sizeof(value)) == -1 ? weir_neg_errno() : 0;
+}
+
+/* getsockopt of an int option that is never negative: its value, or -errno (-EINVAL if the kernel said < 0). */
+static inline jint weir_get_nonnegative_int_option(int fd, int level, int name) {
+    int v = 0;
+    socklen_t len = sizeof(v);
+    if (getsockopt(fd, level, name, &v, &len) == -1) {
+        return weir_neg_errno();
+    }
+    return v < 0 ? -EINVAL : (jint) v;
+}
+
 /* The address family of the socket fd (AF_INET, AF_INET6, AF_UNIX, ...), or -1 with errno set. */
 static inline int weir_socket_family(int fd) {
     struct sockaddr_storage addr;
