@@ -22,6 +22,8 @@ import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpResponse;
 import io.weir.handler.codec.http.HttpClientCodec;
 import io.weir.handler.codec.http.HttpContent;
+import io.weir.handler.codec.http.HttpContentCompressor;
+import io.weir.handler.codec.http.HttpContentDecompressor;
 import io.weir.handler.codec.http.HttpHeaderNames;
 import io.weir.handler.codec.http.HttpMethod;
 import io.weir.handler.codec.http.HttpRequest;
@@ -52,10 +54,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A Weir {@link HttpServerCodec} server on NIO driven by the {@code curl} binary (GET, POST, chunked upload,
- * connection reuse) and by Weir's own {@link HttpClientCodec}. Fails, rather than skips, when curl is missing.
+ * connection reuse, gzip and deflate responses decoded by curl, a gzip upload decoded by Weir) and by Weir's own {@link HttpClientCodec}. Fails, rather than skips, when curl is missing.
  */
 class HttpCurlInteropTest {
     private static final long TIMEOUT_SECONDS = 30;
+    /** What {@code /big} answers: 64 KiB of compressible text, well above the compressor's minimum size. */
+    private static final String BIG_TEXT = bigText();
+
+    private static String bigText() {
+        StringBuilder text = new StringBuilder(64 * 1024);
+        Random random = new Random(7);
+        String[] words = {"weir ", "netty ", "epoll ", "buffer ", "pipeline ", "gzip ", "chunk ", "\n"};
+        while (text.length() < 64 * 1024) {
+            text.append(words[random.nextInt(words.length)]);
+        }
+        return text.toString();
+    }
 
     private EventLoopGroup group;
     private Channel server;
@@ -90,7 +104,14 @@ class HttpCurlInteropTest {
                                 StandardCharsets.ISO_8859_1));
                     }
                 }
-                if (msg instanceof LastHttpContent last && last.decoderResult().isSuccess()) {
+                if (msg instanceof LastHttpContent last && last.decoderResult().isSuccess()
+                        && request.uri().equals("/big")) {
+                    FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.copiedBuffer(BIG_TEXT, StandardCharsets.ISO_8859_1));
+                    res.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain")
+                            .set(HttpHeaderNames.CONTENT_LENGTH, res.content().readableBytes());
+                    ctx.writeAndFlush(res);
+                } else if (msg instanceof LastHttpContent last && last.decoderResult().isSuccess()) {
                     String body = request.method() + " " + request.uri() + " " + length + " "
                             + Long.toHexString(crc.getValue()) + " " + sample + "\n";
                     FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
@@ -113,7 +134,10 @@ class HttpCurlInteropTest {
                     @Override
                     protected void initChannel(Channel ch) {
                         connections.incrementAndGet();
-                        ch.pipeline().addLast(new HttpServerCodec(), new Summarise());
+                        // Compression only applies when the client asks (Accept-Encoding / Content-Encoding), so
+                        // the other tests see plain bodies.
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpContentDecompressor(),
+                                new HttpContentCompressor(), new Summarise());
                     }
                 });
         ChannelFuture f = b.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -199,6 +223,38 @@ class HttpCurlInteropTest {
         String answer = curl("-H", "Transfer-Encoding: chunked", "--data-binary", "@" + file, url("/upload"));
         assertThat(answer).isEqualTo("POST /upload " + data.length + " " + crc(data) + " "
                 + new String(data, 0, 32, StandardCharsets.ISO_8859_1) + "\n");
+    }
+
+    @Test
+    void curlDecodesAGzipResponseByteForByte() throws Exception {
+        // -D - prints the response head before the (decoded) body.
+        String answer = curl("--compressed", "-H", "Accept-Encoding: gzip", "-D", "-", url("/big"));
+        int split = answer.indexOf("\r\n\r\n");
+        assertThat(split).isPositive();
+        String head = answer.substring(0, split).toLowerCase(java.util.Locale.ROOT);
+        assertThat(head).contains("content-encoding: gzip").contains("vary: accept-encoding");
+        assertThat(answer.substring(split + 4)).isEqualTo(BIG_TEXT);
+    }
+
+    @Test
+    void curlDecodesADeflateResponseByteForByte() throws Exception {
+        String answer = curl("--compressed", "-H", "Accept-Encoding: deflate", "-D", "-", url("/big"));
+        int split = answer.indexOf("\r\n\r\n");
+        assertThat(answer.substring(0, split).toLowerCase(java.util.Locale.ROOT)).contains("content-encoding: deflate");
+        assertThat(answer.substring(split + 4)).isEqualTo(BIG_TEXT);
+    }
+
+    @Test
+    void aGzipUploadIsDecompressedBeforeTheHandler(@TempDir Path dir) throws Exception {
+        byte[] original = BIG_TEXT.getBytes(StandardCharsets.ISO_8859_1);
+        Path gz = dir.resolve("body.gz");
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            out.write(original);
+        }
+        assertThat(Files.size(gz)).isLessThan(original.length / 2);
+        String answer = curl("-H", "Content-Encoding: gzip", "-H", "Content-Type: text/plain",
+                "--data-binary", "@" + gz, url("/gz"));
+        assertThat(answer).startsWith("POST /gz " + original.length + " " + crc(original) + " ");
     }
 
     @Test
