@@ -18,6 +18,7 @@ import io.weir.handler.codec.http.LastHttpContent;
 import io.weir.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.weir.handler.codec.http.multipart.FileUpload;
 import io.weir.handler.codec.http.multipart.HttpData;
+import io.weir.handler.codec.http.multipart.HttpDataSizeExceededException;
 import io.weir.handler.codec.http.multipart.HttpPostDecoderConfig;
 import io.weir.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.weir.handler.codec.http.multipart.HttpPostRequestDecoder.ErrorDataDecoderException;
@@ -26,7 +27,6 @@ import io.weir.handler.codec.http.multipart.HttpPostRequestDecoder.TooLongFormFi
 import io.weir.handler.codec.http.multipart.HttpPostRequestDecoder.TooManyFormFieldsException;
 import io.weir.handler.codec.http.multipart.InterfaceHttpData;
 import io.weir.util.ReferenceCountUtil;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -193,8 +193,8 @@ public final class UploadHandler implements ChannelHandler {
             return HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
         }
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            // The data factory's per-part limit surfaces as an IOException from the part being written.
-            if (cause instanceof IOException && String.valueOf(cause.getMessage()).contains("exceeds the limit")) {
+            // The data factory's per-part limit surfaces as the cause of the decoder's exception.
+            if (cause instanceof HttpDataSizeExceededException) {
                 return HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
             }
         }

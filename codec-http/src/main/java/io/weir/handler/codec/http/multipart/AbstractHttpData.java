@@ -83,7 +83,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
     @Override
     public void checkSize(long newSize) throws IOException {
         if (maxSize != UNLIMITED_SIZE && newSize > maxSize) {
-            throw new IOException("size " + newSize + " of '" + name + "' exceeds the limit of " + maxSize + " bytes");
+            throw new HttpDataSizeExceededException(name, newSize, maxSize);
         }
     }
 

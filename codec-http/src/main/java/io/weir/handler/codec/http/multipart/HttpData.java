@@ -31,7 +31,7 @@ public interface HttpData extends InterfaceHttpData {
      */
     void setMaxSize(long maxSize);
 
-    /** Throws an {@link IOException} naming both values if {@code newSize} exceeds {@link #getMaxSize()}. */
+    /** Throws an {@link HttpDataSizeExceededException} naming both values if {@code newSize} exceeds {@link #getMaxSize()}. */
     void checkSize(long newSize) throws IOException;
 
     /** Replaces the content with the readable bytes of {@code buffer} (released here) and marks it completed. */
