@@ -40,7 +40,10 @@ import java.util.List;
  * <h2>Pipelining</h2>
  * Pipelined requests are decoded and passed on one after another; the application must write the responses in
  * request order (as any handler that answers synchronously does), and the codec pairs each response with the
- * method of the request it answers in that order.
+ * method of the request it answers in that order. A client cannot make the server queue requests without bound:
+ * once {@linkplain #setMaxPendingRequests(int) the limit} of requests passed on without a response begun is
+ * reached, the codec turns the channel's auto-read off (what one read already brought is still decoded) and
+ * turns it back on when the application has begun answering half of them.
  *
  * <h2>Threads and ownership</h2>
  * Called only on the channel's event loop. Keeps per-connection state: one instance per channel.
@@ -48,6 +51,8 @@ import java.util.List;
 public final class HttpServerCodec implements ChannelHandler {
     private static final System.Logger LOGGER = System.getLogger(HttpServerCodec.class.getName());
     private static final int CLOSE_WITHOUT_ANSWER = -1;
+    /** Default of {@link #setMaxPendingRequests(int)}. */
+    public static final int DEFAULT_MAX_PENDING_REQUESTS = 128;
 
     private final RequestDecoder decoder;
     private final ResponseEncoder encoder = new ResponseEncoder();
@@ -57,6 +62,9 @@ public final class HttpServerCodec implements ChannelHandler {
     private long requestsPassed;
     private long responsesDone;
     private boolean responseInProgress;
+    private int maxPendingRequests = DEFAULT_MAX_PENDING_REQUESTS;
+    /** Whether this codec turned auto-read off because too many requests wait for a response. */
+    private boolean readingPaused;
 
     private boolean rejected;
     private boolean rejectionInBody;
@@ -90,6 +98,26 @@ public final class HttpServerCodec implements ChannelHandler {
     }
 
     /**
+     * Sets how many requests may have been passed on without a response begun before the codec stops reading
+     * (see "Pipelining" above). Call it before the channel becomes active.
+     *
+     * @return this codec
+     * @throws IllegalArgumentException if {@code maxPendingRequests} is not positive
+     */
+    public HttpServerCodec setMaxPendingRequests(int maxPendingRequests) {
+        if (maxPendingRequests <= 0) {
+            throw new IllegalArgumentException("maxPendingRequests: " + maxPendingRequests + " (expected: > 0)");
+        }
+        this.maxPendingRequests = maxPendingRequests;
+        return this;
+    }
+
+    /** How many requests may wait for a response before the codec stops reading. */
+    public int maxPendingRequests() {
+        return maxPendingRequests;
+    }
+
+    /**
      * The status a server answers a request rejected with {@code cause} with: see the class documentation.
      *
      * @param cause the cause of a failed {@link io.weir.handler.codec.DecoderResult}
@@ -117,6 +145,11 @@ public final class HttpServerCodec implements ChannelHandler {
         try {
             decoder.channelRead(ctx, msg);
         } finally {
+            if (!readingPaused && methods.size() >= maxPendingRequests && ctx.channel().config().isAutoRead()) {
+                // The application is not keeping up with a pipelining client: stop taking more of its input.
+                readingPaused = true;
+                ctx.channel().config().setAutoRead(false);
+            }
             if (rejected && !rejectionAnswered) {
                 if (rejectionInBody) {
                     resolveBodyRejection();
@@ -156,6 +189,10 @@ public final class HttpServerCodec implements ChannelHandler {
                 // A final response: it answers the oldest request without one (interim 1xx answer nothing).
                 respondingTo = methods.poll();
                 responseInProgress = true;
+                if (readingPaused && methods.size() <= maxPendingRequests / 2) {
+                    readingPaused = false;
+                    ctx.channel().config().setAutoRead(true);
+                }
             }
         }
         boolean completes = responseInProgress && msg instanceof LastHttpContent;

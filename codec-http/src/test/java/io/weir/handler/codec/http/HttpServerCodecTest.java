@@ -3,6 +3,7 @@ package io.weir.handler.codec.http;
 import static io.weir.handler.codec.http.HttpTestSupport.bytes;
 import static io.weir.handler.codec.http.HttpTestSupport.outbound;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandler;
@@ -57,6 +58,36 @@ class HttpServerCodecTest {
                 Unpooled.copiedBuffer(body, StandardCharsets.US_ASCII));
         res.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length());
         return res;
+    }
+
+    @Test
+    void aClientPipeliningFasterThanTheServerAnswersStopsBeingRead() {
+        Holder holder = new Holder();
+        HttpServerCodec codec = new HttpServerCodec().setMaxPendingRequests(4);
+        EmbeddedChannel ch = new EmbeddedChannel(codec, holder);
+        ch.writeInbound(bytes("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nGET /3 HTTP/1.1\r\n\r\n"));
+        assertThat(ch.config().isAutoRead()).isTrue();
+        // What one read brought is still decoded, but nothing more is read until the application catches up.
+        ch.writeInbound(bytes("GET /4 HTTP/1.1\r\n\r\nGET /5 HTTP/1.1\r\n\r\n"));
+        assertThat(holder.uris).containsExactly("/1", "/2", "/3", "/4", "/5");
+        assertThat(ch.config().isAutoRead()).isFalse();
+        for (int i = 1; i <= 2; i++) {
+            ch.writeOutbound(response("/" + i));
+            assertThat(ch.config().isAutoRead()).as("after answering %d of 5", i).isFalse();
+        }
+        ch.writeOutbound(response("/3"));
+        assertThat(ch.config().isAutoRead()).isTrue();
+        for (int i = 4; i <= 5; i++) {
+            ch.writeOutbound(response("/" + i));
+        }
+        assertThat(outbound(ch)).contains("/1").contains("/5");
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void aNonPositivePendingRequestLimitIsRefused() {
+        assertThatThrownBy(() -> new HttpServerCodec().setMaxPendingRequests(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
     }
 
     @Test
