@@ -222,10 +222,12 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             if (hasTasks() || isShuttingDown() || taskArrivedWhileSpinning()) {
                 return false;
             }
-            // Arm, then look at the queue again: a submitter offers before reading the flag, so either this
-            // check sees its task or the submitter sees the flag and wakes the handler.
+            // Arm, then look at the queue and the state again: a submitter offers (and a shutdown changes the
+            // state) before reading the flag, so either this check sees the task or the new state, or the other
+            // thread sees the flag and wakes the handler. Without the state here, a shutdown that began during
+            // the checks above would not wake a handler blocked with no timeout.
             WAKEUP_ARMED.set(SingleThreadIoEventLoop.this, 1);
-            if (hasTasks()) {
+            if (hasTasks() || isShuttingDown()) {
                 WAKEUP_ARMED.lazySet(SingleThreadIoEventLoop.this, 0);
                 return false;
             }

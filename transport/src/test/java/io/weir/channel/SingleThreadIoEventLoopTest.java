@@ -108,6 +108,22 @@ class SingleThreadIoEventLoopTest {
     }
 
     @Test
+    void aShutdownRacingTheLoopGoingIdleAlwaysTerminatesIt() throws Exception {
+        // The loop checks for tasks and shutdown, watches its queue briefly, then arms its wake-up and may block
+        // with no timeout: a shutdown that lands anywhere in that window must still wake it. Sweeping the delay
+        // between the loop's last task and the shutdown puts the shutdown at many points of the window.
+        for (int i = 0; i < 400; i++) {
+            SingleThreadIoEventLoop loop = newLoop(NioIoHandler.newFactory());
+            loop.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            for (int spin = (i % 40) * 25; spin > 0; spin--) {
+                Thread.onSpinWait();
+            }
+            terminate(loop);
+            assertThat(loop.isTerminated()).as("loop %d", i).isTrue();
+        }
+    }
+
+    @Test
     void tasksAndScheduledTasksRunOnTheLoopThread() throws Exception {
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoop loop = group.next();
