@@ -2,7 +2,6 @@ package io.weir.example.http;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
-import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.SimpleChannelInboundHandler;
@@ -60,12 +59,8 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
             case "/echo" -> method.equals(HttpMethod.POST) ? echo(request) : notAllowed(ctx, "POST");
             default -> status(ctx, HttpResponseStatus.NOT_FOUND);
         };
-        HttpUtil.setKeepAlive(response, HttpUtil.isKeepAlive(request));
-        if (HttpUtil.isKeepAlive(request)) {
-            ctx.write(response, ctx.voidPromise());
-        } else {
-            ctx.write(response).addListener(ChannelFutureListener.CLOSE);
-        }
+        // Connection: keep-alive / close and closing after the last response are HttpServerKeepAliveHandler's job.
+        ctx.write(response, ctx.voidPromise());
     }
 
     @Override
