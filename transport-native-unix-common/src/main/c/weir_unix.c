@@ -400,6 +400,25 @@ static jint weir_write(JNIEnv* env, jclass clazz, jint fd, jlong address, jint p
     return res == -1 ? weir_neg_errno() : (jint) res;
 }
 
+/* recv(2)/send(2) rather than read(2)/write(2) on sockets: they enter the socket layer directly instead of going
+ * through the VFS (file position lock, rw_verify_area, fsnotify), which is measurable per small request. */
+static jint weir_recv(JNIEnv* env, jclass clazz, jint fd, jlong address, jint pos, jint limit) {
+    ssize_t res;
+    do {
+        res = recv(fd, (void*) (intptr_t) (address + pos), (size_t) (limit - pos), 0);
+    } while (res == -1 && errno == EINTR);
+    return res == -1 ? weir_neg_errno() : (jint) res;
+}
+
+/* MSG_NOSIGNAL: a peer that went away is reported as EPIPE, never as a SIGPIPE to the process. */
+static jint weir_send(JNIEnv* env, jclass clazz, jint fd, jlong address, jint pos, jint limit) {
+    ssize_t res;
+    do {
+        res = send(fd, (const void*) (intptr_t) (address + pos), (size_t) (limit - pos), MSG_NOSIGNAL);
+    } while (res == -1 && errno == EINTR);
+    return res == -1 ? weir_neg_errno() : (jint) res;
+}
+
 static jlong weir_readv(JNIEnv* env, jclass clazz, jint fd, jlong iovAddress, jint count) {
     ssize_t res;
     do {
@@ -575,6 +594,8 @@ static const JNINativeMethod unix_methods[] = {
     { "close", "(I)I", (void*) weir_close },
     { "read", "(IJII)I", (void*) weir_read },
     { "write", "(IJII)I", (void*) weir_write },
+    { "recv", "(IJII)I", (void*) weir_recv },
+    { "send", "(IJII)I", (void*) weir_send },
     { "readv", "(IJI)J", (void*) weir_readv },
     { "writev", "(IJI)J", (void*) weir_writev },
     { "sendFile", "(ILjava/nio/channels/FileChannel;JJ)J", (void*) weir_sendFile },

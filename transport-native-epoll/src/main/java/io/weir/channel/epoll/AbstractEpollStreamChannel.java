@@ -32,7 +32,7 @@ import java.nio.channels.FileChannel;
  * {@link ByteBuf}s, and {@link ByteBuf}s can be written.
  *
  * <p><b>Reading.</b> On read readiness the loop allocates direct buffers through the channel's
- * {@link RecvByteBufAllocator.Handle}, reads into their memory with {@code read(2)}, fires {@code channelRead}
+ * {@link RecvByteBufAllocator.Handle}, reads into their memory with {@code recv(2)}, fires {@code channelRead}
  * with each (the handler owns it) and {@code channelReadComplete} at the end. It stops at
  * {@link io.weir.channel.ChannelOption#MAX_MESSAGES_PER_READ} buffers, when auto-read is off, or when the
  * kernel has nothing more; see {@link AbstractEpollChannel} for how input left behind is picked up again. The
@@ -41,7 +41,7 @@ import java.nio.channels.FileChannel;
  * channel. A failed read fires {@code exceptionCaught} and closes the channel.
  *
  * <p><b>Writing.</b> A heap buffer is copied once, as it is written, into a direct buffer from the channel's
- * allocator (pooled by default) and released. A flush writes the flushed buffers with {@code write(2)} from
+ * allocator (pooled by default) and released. A flush writes the flushed buffers with {@code send(2)} from
  * the memory address when one buffer is flushed, and with {@code writev(2)} through an {@link IovArray} of the
  * event loop's thread otherwise, so no Java array is built (the bytes offered per {@code writev} adapt to
  * what the socket took before: doubled when it took everything, halved when it took less than half); at most
@@ -174,7 +174,7 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             do {
                 buf = handle.allocate(alloc);
                 if (!buf.isDirect()) {
-                    // read(2) needs native memory; a heap allocator's buffer would need a copy per read.
+                    // recv(2) needs native memory; a heap allocator's buffer would need a copy per read.
                     buf.release();
                     buf = null;
                     buf = alloc.directBuffer(handle.guess());
@@ -318,12 +318,12 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
     private int readInto(ByteBuf buf, int writable) throws IOException {
         int writerIndex = buf.writerIndex();
         if (buf.hasMemoryAddress()) {
-            return socket.read(buf.memoryAddress(), writerIndex, writerIndex + writable);
+            return socket.recv(buf.memoryAddress(), writerIndex, writerIndex + writable);
         }
         // Direct but without a known address (Unsafe off): the address of its NIO view.
         ByteBuffer view = buf.nioBuffer(writerIndex, writable);
         long address = Native.bufferAddress(view);
-        return socket.read(address, view.position(), view.position() + writable);
+        return socket.recv(address, view.position(), view.position() + writable);
     }
 
     private void readFailed(ChannelPipeline pipeline, RecvByteBufAllocator.Handle handle, ByteBuf buf, Throwable t) {
@@ -417,7 +417,7 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             long written;
             if (count == 1 && first.hasMemoryAddress() && first.isReadable()) {
                 int readerIndex = first.readerIndex();
-                written = socket.write(first.memoryAddress(), readerIndex, first.writerIndex());
+                written = socket.send(first.memoryAddress(), readerIndex, first.writerIndex());
             } else {
                 long attempted = iov.size();
                 written = socket.writev(iov, 0, count);

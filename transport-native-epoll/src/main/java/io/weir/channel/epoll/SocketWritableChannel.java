@@ -38,14 +38,14 @@ final class SocketWritableChannel implements WritableByteChannel {
         }
         int written;
         if (src.isDirect()) {
-            written = socket.write(Native.bufferAddress(src), position, limit);
+            written = socket.send(Native.bufferAddress(src), position, limit);
         } else {
             int length = Math.min(limit - position, MAX_HEAP_COPY_BYTES);
             ByteBuf copy = alloc.directBuffer(length);
             try {
                 copy.writeBytes(src.duplicate().limit(position + length));
                 ByteBuffer view = copy.nioBuffer(copy.readerIndex(), length);
-                written = socket.write(Native.bufferAddress(view), view.position(), view.position() + length);
+                written = socket.send(Native.bufferAddress(view), view.position(), view.position() + length);
             } finally {
                 copy.release();
             }

@@ -107,6 +107,60 @@ class SocketTest {
     }
 
     @Test
+    void sendAndRecvCarryBytesLikeWriteAndRead() throws IOException {
+        ByteBuf out = Unpooled.directBuffer(16);
+        ByteBuf in = Unpooled.directBuffer(16);
+        try {
+            out.writeBytes("xxsent by send".getBytes(StandardCharsets.US_ASCII));
+            assertThat(client.send(address(out), 2, out.writerIndex())).isEqualTo(12);
+            long inAddress = address(in);
+            assertThat(accepted.recv(inAddress, 0, 0)).as("an empty range reads nothing").isZero();
+            int got = 0;
+            while (got < 12) {
+                awaitReadable(accepted);
+                int n = accepted.recv(inAddress, got, 16);
+                assertThat(n).as("bytes received (-1: unexpected end of stream)").isGreaterThanOrEqualTo(0);
+                got += n;
+            }
+            in.writerIndex(got);
+            assertThat(in.toString(StandardCharsets.US_ASCII)).isEqualTo("sent by send");
+            assertThat(accepted.recv(inAddress, 0, 16)).as("nothing more available").isZero();
+            client.shutdown(false, true);
+            awaitReadable(accepted);
+            assertThat(accepted.recv(inAddress, 0, 16)).as("end of stream").isEqualTo(-1);
+        } finally {
+            out.release();
+            in.release();
+        }
+    }
+
+    @Test
+    void sendToAResetPeerIsATypedErrorNotASignal() throws IOException {
+        accepted.setSoLinger(0);
+        accepted.close();
+        awaitReadable(client);
+        ByteBuf out = Unpooled.directBuffer(4);
+        try {
+            out.writeBytes(new byte[4]);
+            long address = address(out);
+            // After the RST, sends fail with ECONNRESET or EPIPE as an error code (MSG_NOSIGNAL: never as SIGPIPE).
+            IOException failure = null;
+            for (int i = 0; i < 3 && failure == null; i++) {
+                try {
+                    client.send(address, 0, 4);
+                } catch (IOException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure).isInstanceOfSatisfying(ConnectionResetException.class,
+                    e -> assertThat(e.errno()).isIn(Errors.ECONNRESET, Errors.EPIPE));
+            assertThatThrownBy(() -> client.recv(address, 4, 0)).isInstanceOf(IndexOutOfBoundsException.class);
+        } finally {
+            out.release();
+        }
+    }
+
+    @Test
     void gatheringWriteSendsSeveralBuffersInOrder() throws IOException {
         ByteBuf a = Unpooled.directBuffer(8);
         ByteBuf b = Unpooled.directBuffer(8);

@@ -100,7 +100,7 @@ public class FileDescriptor implements Closeable {
         }
     }
 
-    private static void checkRange(int pos, int limit) {
+    static void checkRange(int pos, int limit) {
         if (pos < 0 || pos > limit) {
             throw new IndexOutOfBoundsException("pos: " + pos + ", limit: " + limit + " (expected: 0 <= pos <= limit)");
         }

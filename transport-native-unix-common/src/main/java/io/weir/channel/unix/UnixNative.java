@@ -88,6 +88,10 @@ final class UnixNative {
     /** Bytes read, 0 at end of stream. */
     static native int read(int fd, long address, int pos, int limit);
     static native int write(int fd, long address, int pos, int limit);
+    /** recv(2) without flags: bytes read, 0 at end of stream. */
+    static native int recv(int fd, long address, int pos, int limit);
+    /** send(2) with MSG_NOSIGNAL. */
+    static native int send(int fd, long address, int pos, int limit);
     static native long readv(int fd, long iovAddress, int count);
     static native long writev(int fd, long iovAddress, int count);
     static native long sendFile(int fd, FileChannel src, long position, long count);
