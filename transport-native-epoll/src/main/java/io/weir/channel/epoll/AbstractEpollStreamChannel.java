@@ -521,9 +521,8 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             if (!(msg instanceof ByteBuf buf)) {
                 return false;
             }
-            int readable = buf.readableBytes();
             // Empty ones (heap EMPTY_BUFFER included) are removed by removeBytes; the kernel need not see them.
-            return readable == 0 || iov.add(buf, buf.readerIndex(), readable);
+            return !buf.isReadable() || iov.add(buf);
         }
     }
 }

@@ -84,6 +84,7 @@ class IovArrayTest {
                 assertThat(iov.add(buf, i % 8, 1)).isTrue();
             }
             assertThat(iov.add(buf, 0, 1)).isFalse();
+            assertThat(iov.add(buf)).as("the readable-bytes path keeps the same limit").isFalse();
             assertThat(iov.count()).isEqualTo(IovArray.maxCount());
             assertThat(iov.size()).isEqualTo(IovArray.maxCount());
         } finally {

@@ -1,6 +1,7 @@
 package io.weir.channel.unix;
 
 import io.weir.buffer.ByteBuf;
+import io.weir.util.platform.MemoryAccess;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -39,6 +40,9 @@ public final class IovArray implements AutoCloseable {
     private static final class Limits {
         static final int MAX_COUNT = UnixNative.iovMax();
     }
+
+    /** Entries stored straight at their native address (no bounds-checked ByteBuffer per store) when possible. */
+    private static final boolean RAW_STORES = MemoryAccess.hasAddress();
 
     private final long memoryAddress;
     private final ByteBuffer memory;
@@ -124,9 +128,23 @@ public final class IovArray implements AutoCloseable {
         return true;
     }
 
-    /** {@link #add(ByteBuf, int, int)} of {@code buf}'s readable bytes. */
+    /**
+     * {@link #add(ByteBuf, int, int)} of {@code buf}'s readable bytes: the transports' path, one call per flushed
+     * buffer, which skips the range check (a buffer's readable bytes are within its capacity by contract).
+     */
     public boolean add(ByteBuf buf) {
-        return add(buf, buf.readerIndex(), buf.readableBytes());
+        ensureOpen();
+        int length = buf.readableBytes();
+        if (!buf.isDirect()) {
+            throw new IllegalArgumentException("heap buffer: " + buf + " (copy it into a direct buffer first)");
+        }
+        if (length == 0) {
+            return true;
+        }
+        if (buf.hasMemoryAddress()) {
+            return add0(buf.memoryAddress() + buf.readerIndex(), length);
+        }
+        return add(buf, buf.readerIndex(), length);
     }
 
     /**
@@ -167,8 +185,15 @@ public final class IovArray implements AutoCloseable {
 
     private void put(long address, int length) {
         int offset = count * IOV_SIZE_BYTES;
-        memory.putLong(offset, address);
-        memory.putLong(offset + 8, length);
+        if (RAW_STORES) {
+            // In bounds: fits() keeps count below maxCount, and the memory holds maxCount entries.
+            long entry = memoryAddress + offset;
+            MemoryAccess.putLong(entry, address);
+            MemoryAccess.putLong(entry + 8, length);
+        } else {
+            memory.putLong(offset, address);
+            memory.putLong(offset + 8, length);
+        }
         count++;
         size += length;
     }
