@@ -6,6 +6,9 @@
 module io.weir.codec.http {
     requires transitive io.weir.codec;
     requires transitive io.weir.handler;
+    // Optional: br and zstd content codings (see CompressionLibrary); absent at run time, they are not offered.
+    requires static com.aayushatharva.brotli4j;
+    requires static com.github.luben.zstd_jni;
 
     exports io.weir.handler.codec.http;
     exports io.weir.handler.codec.http.cookie;

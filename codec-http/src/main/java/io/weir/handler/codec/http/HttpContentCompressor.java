@@ -3,15 +3,23 @@ package io.weir.handler.codec.http;
 import io.weir.channel.ChannelHandlerContext;
 
 /**
- * Compresses response bodies with gzip or deflate (zlib), whichever the request's {@code Accept-Encoding}
- * prefers (RFC 9110 §12.5.3, q-values honoured; on a tie gzip wins; {@code *} stands for codings not listed;
- * {@code q=0} refuses a coding). Compression goes through the JDK's {@link java.util.zip.Deflater} on pooled
- * buffers from the channel's allocator, chunk by chunk, each chunk flushed so that streamed responses (server-
- * sent events, long polls) reach the client as they are written.
+ * Compresses response bodies with brotli, zstd, gzip or deflate (zlib), whichever the request's
+ * {@code Accept-Encoding} prefers among the codings this compressor offers (RFC 9110 §12.5.3: q-values honoured;
+ * {@code *} stands for codings not listed; {@code q=0} refuses a coding; on a tie {@code br} wins, then
+ * {@code zstd}, then {@code gzip}, then {@code deflate}). Compression runs on pooled buffers from the channel's
+ * allocator, chunk by chunk, each chunk flushed so that streamed responses (server-sent events, long polls)
+ * reach the client as they are written.
  *
- * <p>A {@link FullHttpResponse} smaller than the {@linkplain #HttpContentCompressor(int, int) minimum size}
- * ({@value #DEFAULT_MIN_CONTENT_SIZE_BYTES} bytes by default) is sent as it is: below that, the gzip framing
- * and CPU cost outweigh the bytes saved. See {@link HttpContentEncoder} for the responses always left alone.
+ * <p>gzip and deflate go through the JDK's {@link java.util.zip.Deflater}. {@code br} and {@code zstd} need the
+ * optional dependencies described in {@link CompressionLibrary}; when one is missing the coding is simply not
+ * offered. Which codings are offered, and their levels and windows, is set with {@link CompressionOptions}.
+ *
+ * <p>A {@link FullHttpResponse} smaller than the minimum size ({@value #DEFAULT_MIN_CONTENT_SIZE_BYTES} bytes by
+ * default) is sent as it is: below that, the framing and CPU cost outweigh the bytes saved. See
+ * {@link HttpContentEncoder} for the responses always left alone.
+ *
+ * <p>Native state (zlib and zstd contexts reused across the channel's responses, a brotli encoder per response)
+ * is freed when the body ends, fails, or the handler is removed or the channel closes.
  *
  * <p>Only called from the channel's event loop; one instance per channel.
  */
@@ -23,33 +31,98 @@ public class HttpContentCompressor extends HttpContentEncoder {
 
     private static final String GZIP = HttpHeaderValues.GZIP.toString();
     private static final String DEFLATE = HttpHeaderValues.DEFLATE.toString();
+    private static final String BR = "br";
+    private static final String ZSTD = "zstd";
 
-    private final int compressionLevel;
     private final int minContentSizeBytes;
-    /** One zlib state per coding, reused by every response of the channel; null until first needed. */
+    /** The options of each offered coding; null when the coding is not offered or its library is missing. */
+    private final CompressionOptions.Brotli brotli;
+    private final CompressionOptions.Zstd zstd;
+    private final CompressionOptions.Gzip gzip;
+    private final CompressionOptions.Deflate deflate;
+    /** One native state per coding, reused by every response of the channel; null until first needed. */
     private DeflateContentEncoder gzipEncoder;
     private DeflateContentEncoder deflateEncoder;
+    private ZstdContentEncoder zstdEncoder;
 
-    /** A compressor at level {@value #DEFAULT_COMPRESSION_LEVEL} skipping bodies under 1 KiB. */
+    /**
+     * A compressor offering every available coding with its defaults (brotli quality 4, zstd level 3, gzip and
+     * deflate level {@value #DEFAULT_COMPRESSION_LEVEL}), skipping bodies under 1 KiB.
+     */
     public HttpContentCompressor() {
         this(DEFAULT_COMPRESSION_LEVEL, DEFAULT_MIN_CONTENT_SIZE_BYTES);
     }
 
     /**
-     * A compressor at {@code compressionLevel} (1 fastest .. 9 smallest) skipping full responses with fewer than
+     * A compressor offering every available coding, gzip and deflate at {@code compressionLevel} (1 fastest .. 9
+     * smallest), brotli and zstd at their defaults, skipping full responses with fewer than
      * {@code minContentSizeBytes} bytes.
      *
      * @throws IllegalArgumentException if the level is not 1..9 or the size negative
      */
     public HttpContentCompressor(int compressionLevel, int minContentSizeBytes) {
-        if (compressionLevel < 1 || compressionLevel > 9) {
-            throw new IllegalArgumentException("compressionLevel must be 1..9: " + compressionLevel);
-        }
+        this(minContentSizeBytes, CompressionOptions.brotli(), CompressionOptions.zstd(),
+                CompressionOptions.gzip(compressionLevel), CompressionOptions.deflate(compressionLevel));
+    }
+
+    /**
+     * A compressor offering exactly the codings in {@code options} (each at most once) whose library is available,
+     * or every available coding with its defaults when {@code options} is empty; full responses with fewer than
+     * {@code minContentSizeBytes} bytes are not compressed.
+     *
+     * @throws IllegalArgumentException if the size is negative or a coding is given twice
+     * @throws NullPointerException if an option is null
+     */
+    public HttpContentCompressor(int minContentSizeBytes, CompressionOptions... options) {
         if (minContentSizeBytes < 0) {
             throw new IllegalArgumentException("minContentSizeBytes must not be negative: " + minContentSizeBytes);
         }
-        this.compressionLevel = compressionLevel;
         this.minContentSizeBytes = minContentSizeBytes;
+        if (options.length == 0) {
+            options = new CompressionOptions[] {CompressionOptions.brotli(), CompressionOptions.zstd(),
+                    CompressionOptions.gzip(), CompressionOptions.deflate()};
+        }
+        CompressionOptions.Brotli b = null;
+        CompressionOptions.Zstd z = null;
+        CompressionOptions.Gzip g = null;
+        CompressionOptions.Deflate d = null;
+        boolean[] seen = new boolean[4];
+        for (CompressionOptions o : options) {
+            java.util.Objects.requireNonNull(o, "options");
+            int slot = o instanceof CompressionOptions.Brotli ? 0 : o instanceof CompressionOptions.Zstd ? 1
+                    : o instanceof CompressionOptions.Gzip ? 2 : 3;
+            if (seen[slot]) {
+                throw new IllegalArgumentException("coding given twice: " + o.contentCoding());
+            }
+            seen[slot] = true;
+            if (!o.isAvailable()) {
+                continue;
+            }
+            if (o instanceof CompressionOptions.Brotli x) {
+                b = x;
+            } else if (o instanceof CompressionOptions.Zstd x) {
+                z = x;
+            } else if (o instanceof CompressionOptions.Gzip x) {
+                g = x;
+            } else if (o instanceof CompressionOptions.Deflate x) {
+                d = x;
+            }
+        }
+        brotli = b;
+        zstd = z;
+        gzip = g;
+        deflate = d;
+    }
+
+    /** Whether this compressor offers {@code contentCoding} ({@code br}, {@code zstd}, {@code gzip}, {@code deflate}). */
+    public boolean offers(String contentCoding) {
+        return switch (contentCoding) {
+            case BR -> brotli != null;
+            case ZSTD -> zstd != null;
+            case "gzip" -> gzip != null;
+            case "deflate" -> deflate != null;
+            default -> false;
+        };
     }
 
     @Override
@@ -60,21 +133,40 @@ public class HttpContentCompressor extends HttpContentEncoder {
     @Override
     protected Result beginEncode(HttpResponse response, CharSequence acceptEncoding) {
         String coding = chooseEncoding(acceptEncoding);
-        if (coding == null) {
+        if (coding == null || !offers(coding)) {
             return null;
         }
-        boolean gzip = coding.equals(GZIP);
-        DeflateContentEncoder encoder = gzip ? gzipEncoder : deflateEncoder;
+        long knownLength = response instanceof FullHttpResponse full ? full.content().readableBytes() : -1;
+        return switch (coding) {
+            case BR -> new Result(BR, new BrotliContentEncoder(brotli, knownLength));
+            case ZSTD -> new Result(ZSTD, acquireZstd(knownLength));
+            default -> new Result(coding, acquireZlib(coding.equals(GZIP)));
+        };
+    }
+
+    private ZstdContentEncoder acquireZstd(long knownLength) {
+        if (zstdEncoder == null) {
+            zstdEncoder = new ZstdContentEncoder(zstd);
+        }
+        if (!zstdEncoder.acquire(knownLength)) {
+            // HttpContentEncoder closes each body's encoder before it begins the next.
+            throw new IllegalStateException("zstd encoder still in use by the previous response");
+        }
+        return zstdEncoder;
+    }
+
+    private DeflateContentEncoder acquireZlib(boolean isGzip) {
+        DeflateContentEncoder encoder = isGzip ? gzipEncoder : deflateEncoder;
         if (encoder == null || !encoder.acquire()) {
-            encoder = new DeflateContentEncoder(compressionLevel, gzip);
+            encoder = new DeflateContentEncoder(isGzip ? gzip.level() : deflate.level(), isGzip);
             encoder.acquire();
-            if (gzip) {
+            if (isGzip) {
                 gzipEncoder = encoder;
             } else {
                 deflateEncoder = encoder;
             }
         }
-        return new Result(coding, encoder);
+        return encoder;
     }
 
     @Override
@@ -98,27 +190,61 @@ public class HttpContentCompressor extends HttpContentEncoder {
             deflateEncoder.end();
             deflateEncoder = null;
         }
+        if (zstdEncoder != null) {
+            zstdEncoder.end();
+            zstdEncoder = null;
+        }
     }
 
     /**
-     * The coding to use for {@code acceptEncoding}: {@code "gzip"}, {@code "deflate"}, or {@code null} for
-     * identity (no header, nothing acceptable, or identity preferred over both).
+     * The coding to use for {@code acceptEncoding} among those this compressor {@linkplain #offers offers}:
+     * {@code "br"}, {@code "zstd"}, {@code "gzip"}, {@code "deflate"}, or {@code null} for identity (no header,
+     * nothing acceptable, or identity preferred over all). A subclass may override it; a coding it returns that
+     * is not offered means identity.
      */
     protected String chooseEncoding(CharSequence acceptEncoding) {
         if (acceptEncoding == null) {
             return null;
         }
         AcceptEncoding parsed = AcceptEncoding.parse(acceptEncoding);
-        float gzip = parsed.qualityOf(GZIP, "x-gzip");
-        float deflate = parsed.qualityOf(DEFLATE, null);
+        // Preference order on equal q: br, zstd, gzip, deflate; a strictly higher q is needed to displace one.
+        String best = null;
+        float bestQ = 0;
+        if (brotli != null) {
+            float q = parsed.qualityOf(BR, null);
+            if (q > bestQ) {
+                best = BR;
+                bestQ = q;
+            }
+        }
+        if (zstd != null) {
+            float q = parsed.qualityOf(ZSTD, null);
+            if (q > bestQ) {
+                best = ZSTD;
+                bestQ = q;
+            }
+        }
+        if (gzip != null) {
+            float q = parsed.qualityOf(GZIP, "x-gzip");
+            if (q > bestQ) {
+                best = GZIP;
+                bestQ = q;
+            }
+        }
+        if (deflate != null) {
+            float q = parsed.qualityOf(DEFLATE, null);
+            if (q > bestQ) {
+                best = DEFLATE;
+                bestQ = q;
+            }
+        }
         // Identity is always acceptable as the fallback, but only wins over a compressed coding when the client
         // named it with a higher weight: "*" speaks for other codings, not for identity's preference.
         float identity = parsed.explicitQualityOf(HttpHeaderValues.IDENTITY.toString());
-        float best = Math.max(gzip, deflate);
-        if (best <= 0 || best < identity) {
+        if (best == null || bestQ < identity) {
             return null;
         }
-        return gzip >= deflate ? GZIP : DEFLATE;
+        return best;
     }
 
     /** The q-values of one Accept-Encoding header; -1 means "not mentioned". */

@@ -3,7 +3,10 @@ package io.weir.handler.codec.http;
 /**
  * Decompresses bodies sent with {@code Content-Encoding} {@code gzip}, {@code x-gzip}, {@code deflate} or
  * {@code x-deflate} (zlib, or raw deflate as some servers send) through the JDK's {@link java.util.zip.Inflater},
- * within the limits described in {@link HttpContentDecoder}. Other encodings pass through untouched.
+ * and {@code br} and {@code zstd} when their optional libraries are present ({@link CompressionLibrary}), within
+ * the limits described in {@link HttpContentDecoder}. Other encodings, and {@code br} or {@code zstd} without
+ * their library, pass through untouched. A zstd frame that needs a window over 8 MiB is refused with a
+ * {@link DecompressionException} (RFC 9659 §3); brotli windows are at most 16 MiB by format.
  *
  * <p>Only called from the channel's event loop; one instance per channel.
  */
@@ -30,6 +33,12 @@ public class HttpContentDecompressor extends HttpContentDecoder {
         }
         if (contentEncoding.equalsIgnoreCase("deflate") || contentEncoding.equalsIgnoreCase("x-deflate")) {
             return new InflateContentDecoder(false);
+        }
+        if (contentEncoding.equalsIgnoreCase("br")) {
+            return CompressionLibrary.BROTLI.isAvailable() ? new BrotliContentDecoder() : null;
+        }
+        if (contentEncoding.equalsIgnoreCase("zstd")) {
+            return CompressionLibrary.ZSTD.isAvailable() ? new ZstdContentDecoder() : null;
         }
         return null;
     }

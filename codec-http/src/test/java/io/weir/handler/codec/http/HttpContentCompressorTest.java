@@ -8,14 +8,10 @@ import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.embedded.EmbeddedChannel;
 import io.weir.util.ReferenceCountUtil;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.InflaterInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -50,23 +46,22 @@ class HttpContentCompressorTest {
     }
 
     static byte[] gunzip(byte[] data, String coding) throws IOException {
-        try (InputStream in = coding.equals("gzip") ? new GZIPInputStream(new ByteArrayInputStream(data))
-                : new InflaterInputStream(new ByteArrayInputStream(data))) {
-            return in.readAllBytes();
-        }
+        return HttpContentCodingsTest.decode(data, coding);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
             "gzip                          | gzip",
             "deflate                       | deflate",
-            "gzip, deflate, br             | gzip",
+            "gzip, deflate, br             | br",
             "deflate;q=1, gzip;q=0.5       | deflate",
             "gzip;q=0, deflate             | deflate",
-            "gzip;q=0, *                   | deflate",
+            "gzip;q=0, *                   | br",
+            "gzip;q=0, br;q=0, zstd;q=0, * | deflate",
             "x-gzip                        | gzip",
-            "*                             | gzip",
-            "br, zstd                      | identity",
+            "*                             | br",
+            "br, zstd                      | br",
+            "compress, exi                 | identity",
             "gzip;q=0, deflate;q=0         | identity",
             "identity                      | identity",
             "identity;q=1, gzip;q=0.5      | identity",
