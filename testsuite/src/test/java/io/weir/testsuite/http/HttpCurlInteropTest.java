@@ -17,6 +17,7 @@ import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
+import io.weir.handler.codec.http.CompressionLibrary;
 import io.weir.handler.codec.http.DefaultFullHttpRequest;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpResponse;
@@ -48,13 +49,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A Weir {@link HttpServerCodec} server on NIO driven by the {@code curl} binary (GET, POST, chunked upload,
- * connection reuse, gzip and deflate responses decoded by curl, a gzip upload decoded by Weir) and by Weir's own {@link HttpClientCodec}. Fails, rather than skips, when curl is missing.
+ * connection reuse, gzip, deflate, brotli and zstd responses decoded by curl, a gzip upload decoded by Weir) and by Weir's own {@link HttpClientCodec}. Fails, rather than skips, when curl is missing.
  */
 class HttpCurlInteropTest {
     private static final long TIMEOUT_SECONDS = 30;
@@ -241,6 +245,44 @@ class HttpCurlInteropTest {
         String answer = curl("--compressed", "-H", "Accept-Encoding: deflate", "-D", "-", url("/big"));
         int split = answer.indexOf("\r\n\r\n");
         assertThat(answer.substring(0, split).toLowerCase(java.util.Locale.ROOT)).contains("content-encoding: deflate");
+        assertThat(answer.substring(split + 4)).isEqualTo(BIG_TEXT);
+    }
+
+    /** Whether this curl was built with {@code feature} (as listed on the "Features:" line of {@code curl -V}). */
+    private static boolean curlHas(String feature) throws Exception {
+        String version = curl("-V");
+        for (String line : version.split("\n")) {
+            if (line.startsWith("Features:")) {
+                return List.of(line.substring("Features:".length()).trim().split("\\s+")).contains(feature);
+            }
+        }
+        return false;
+    }
+
+    @ParameterizedTest
+    @CsvSource({"BROTLI, brotli", "ZSTD, zstd"})
+    void curlDecodesABrotliOrZstdResponseByteForByte(CompressionLibrary library, String curlFeature)
+            throws Exception {
+        assertThat(library.unavailabilityCause()).as("the testsuite puts brotli4j and zstd-jni on the class path")
+                .isNull();
+        String coding = library.contentCoding();
+        Assumptions.assumeTrue(curlHas(curlFeature), "this curl was built without " + curlFeature);
+        String answer = curl("--compressed", "-H", "Accept-Encoding: " + coding, "-D", "-", url("/big"));
+        int split = answer.indexOf("\r\n\r\n");
+        assertThat(split).isPositive();
+        String head = answer.substring(0, split).toLowerCase(java.util.Locale.ROOT);
+        assertThat(head).contains("content-encoding: " + coding).contains("vary: accept-encoding");
+        assertThat(answer.substring(split + 4)).isEqualTo(BIG_TEXT);
+    }
+
+    @Test
+    void curlCompressedWithItsOwnAcceptEncodingGetsTheBestCodingItLists() throws Exception {
+        // curl --compressed sends every coding it was built with; br wins ties, then zstd, then gzip.
+        String expected = curlHas("brotli") ? "br" : curlHas("zstd") ? "zstd" : "gzip";
+        String answer = curl("--compressed", "-D", "-", url("/big"));
+        int split = answer.indexOf("\r\n\r\n");
+        assertThat(answer.substring(0, split).toLowerCase(java.util.Locale.ROOT))
+                .contains("content-encoding: " + expected);
         assertThat(answer.substring(split + 4)).isEqualTo(BIG_TEXT);
     }
 
