@@ -109,7 +109,7 @@ public sealed interface CompressionOptions {
      * for dynamic responses.
      */
     record Brotli(int quality, int windowBits) implements CompressionOptions {
-        /** A quality that compresses faster than gzip -6 and smaller. */
+        /** Netty's default, a usual choice for compressing dynamic responses on the fly. */
         public static final int DEFAULT_QUALITY = 4;
         /** Brotli's default window: 4 MiB. */
         public static final int DEFAULT_WINDOW_BITS = 22;
@@ -143,7 +143,7 @@ public sealed interface CompressionOptions {
     /**
      * Zstandard (RFC 8878) through zstd-jni. RFC 9659 §3 caps the window of the HTTP {@code zstd} coding at
      * 8 MiB so that every client can decode it, so the window is at most 2^{@value #MAX_WINDOW_LOG} whatever
-     * the level. Level 3 (the default, as in Netty) compresses about as well as gzip -6, several times faster.
+     * the level. Level 3 is zstd's default, and Netty's.
      */
     record Zstd(int level, int windowLog) implements CompressionOptions {
         /** zstd's default level. */

@@ -1,6 +1,7 @@
 package io.weir.handler.codec.http;
 
 import io.weir.channel.ChannelHandlerContext;
+import java.util.Objects;
 
 /**
  * Compresses response bodies with brotli, zstd, gzip or deflate (zlib), whichever the request's
@@ -88,7 +89,7 @@ public class HttpContentCompressor extends HttpContentEncoder {
         CompressionOptions.Deflate d = null;
         boolean[] seen = new boolean[4];
         for (CompressionOptions o : options) {
-            java.util.Objects.requireNonNull(o, "options");
+            Objects.requireNonNull(o, "options");
             int slot = o instanceof CompressionOptions.Brotli ? 0 : o instanceof CompressionOptions.Zstd ? 1
                     : o instanceof CompressionOptions.Gzip ? 2 : 3;
             if (seen[slot]) {
