@@ -14,19 +14,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Storage shared by every form item: content in a plain byte array while it is smaller than the item's memory
- * limit, in a temporary file above it. Memory content is a byte array rather than a {@code ByteBuf} so that holding
- * many small fields costs no leak tracking; file content is written as it arrives and never read back whole unless
- * asked. Not thread-safe.
+ * Storage shared by every form item: content in plain byte arrays ({@link MemoryContent}) while it is smaller than
+ * the item's memory limit, in a temporary file above it. Memory content is held in arrays rather than
+ * {@code ByteBuf}s so that holding many small fields costs no leak tracking, and in a list of arrays rather than one
+ * so that a big item is copied once, not once per doubling; file content is written as it arrives and never read
+ * back whole unless asked. Not thread-safe.
  */
 abstract class AbstractHttpData extends AbstractReferenceCounted implements HttpData {
     /** Copy size when streaming from an {@code InputStream} or reading a file into a chunk. */
     static final int COPY_CHUNK_SIZE_BYTES = 16 * 1024;
-    private static final byte[] EMPTY = new byte[0];
 
     private final String name;
     /** Content beyond this size goes to a file: {@code Long.MAX_VALUE} memory only, 0 disk only. */
@@ -39,7 +38,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
     private long size;
     private boolean completed;
 
-    private byte[] memory = EMPTY;
+    private final MemoryContent memory = new MemoryContent();
     private Path file;
     private FileChannel channel;
     /** Whether {@link #file} is ours to delete (a temporary file, not one given by or moved for the user). */
@@ -102,8 +101,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
                 done += src.getBytes(index + done, channel, pos + done, length - done);
             }
         } else {
-            ensureMemory(newSize);
-            src.getBytes(index, memory, (int) size, length);
+            appendToMemory(src, index, length);
         }
         size = newSize;
     }
@@ -119,8 +117,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
             openChannelForWrite();
             writeFully(ByteBuffer.wrap(src, offset, length), size);
         } else {
-            ensureMemory(newSize);
-            System.arraycopy(src, offset, memory, (int) size, length);
+            appendToMemory(src, offset, length);
         }
         size = newSize;
     }
@@ -137,13 +134,20 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
         closeChannel();
     }
 
-    private void ensureMemory(long needed) throws IOException {
-        if (needed > Integer.MAX_VALUE - 8) {
+    private void appendToMemory(ByteBuf src, int index, int length) throws IOException {
+        checkMemoryFits(length);
+        memory.append(src, index, length);
+    }
+
+    private void appendToMemory(byte[] src, int offset, int length) throws IOException {
+        checkMemoryFits(length);
+        memory.append(src, offset, length);
+    }
+
+    private void checkMemoryFits(int length) throws IOException {
+        long needed = size + length;
+        if (needed > MemoryContent.MAX_ARRAY_BYTES) {
             throw new IOException("'" + name + "' too large to hold in memory: " + needed + " bytes");
-        }
-        if (needed > memory.length) {
-            int grown = (int) Math.min(Integer.MAX_VALUE - 8L, Math.max(needed, Math.max(64, memory.length * 2L)));
-            memory = Arrays.copyOf(memory, grown);
         }
     }
 
@@ -152,9 +156,9 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
         ownsFile = true;
         openChannelForWrite();
         if (size > 0) {
-            writeFully(ByteBuffer.wrap(memory, 0, (int) size), 0);
+            memory.writeTo(channel, 0);
         }
-        memory = EMPTY;
+        memory.clear();
     }
 
     private void openChannelForWrite() throws IOException {
@@ -261,7 +265,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
             }
             file = null;
         }
-        memory = EMPTY;
+        memory.clear();
         size = 0;
         chunkPosition = 0;
         completed = false;
@@ -270,7 +274,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
     @Override
     public byte[] get() throws IOException {
         if (file == null) {
-            return Arrays.copyOf(memory, (int) size);
+            return memory.toArray();
         }
         if (size > Integer.MAX_VALUE - 8) {
             throw new IOException("'" + name + "' too large for one array: " + size + " bytes");
@@ -305,7 +309,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
         ByteBuf out = Unpooled.buffer(n);
         try {
             if (file == null) {
-                out.writeBytes(memory, (int) chunkPosition, n);
+                memory.copyTo((int) chunkPosition, out, n);
             } else {
                 try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
                     while (out.isWritable()) {
@@ -331,7 +335,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
     @Override
     public String getString(Charset cs) throws IOException {
         if (file == null) {
-            return new String(memory, 0, (int) size, cs == null ? charset : cs);
+            return memory.toString(cs == null ? charset : cs);
         }
         return new String(get(), cs == null ? charset : cs);
     }
@@ -351,7 +355,10 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
         Objects.requireNonNull(dest, "dest");
         Path target = dest.toPath();
         if (file == null) {
-            Files.write(target, Arrays.copyOf(memory, (int) size));
+            try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                memory.writeTo(out, 0);
+            }
             return true;
         }
         closeChannel();

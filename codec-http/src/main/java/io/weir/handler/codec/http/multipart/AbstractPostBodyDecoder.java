@@ -23,8 +23,10 @@ import java.util.Set;
  * What both POST decoders share: one undecoded buffer they parse with index arithmetic, the decoded items, the
  * limits, and failure and destroy handling. Single-threaded.
  *
- * <p>The undecoded buffer is one heap buffer owned here (so one leak-tracked object per decoder whatever the leak
- * level). Offered bytes are copied in at most {@code maxBufferedBytes} at a time and parsed at once, so even a huge
+ * <p>The undecoded buffer is a plain array owned here, wrapped as a {@code ByteBuf} for the parsers. It is not taken
+ * from an allocator: it holds no pooled or native memory, so it needs no leak tracking, and a tracked buffer would
+ * leave an access record per search and per copy at the ADVANCED and PARANOID levels. Its array is always
+ * reachable through {@code array()}, so the hot scans read it directly. Offered bytes are copied in at most {@code maxBufferedBytes} at a time and parsed at once, so even a huge
  * chunk never makes the decoder hold more than that limit; consumed bytes are discarded when that is cheap (they
  * are at least as many as the bytes kept) or needed for room, which keeps the copying linear overall.
  */
@@ -81,7 +83,7 @@ abstract class AbstractPostBodyDecoder implements InterfaceHttpPostRequestDecode
         int end = in.writerIndex();
         try {
             if (undecoded == null) {
-                undecoded = Unpooled.buffer(Math.min(Math.max(INITIAL_BUFFER_BYTES, end - index),
+                undecoded = newUndecoded(Math.min(Math.max(INITIAL_BUFFER_BYTES, end - index),
                         config.maxBufferedBytes()));
             }
             while (index < end) {
@@ -115,16 +117,27 @@ abstract class AbstractPostBodyDecoder implements InterfaceHttpPostRequestDecode
         return this;
     }
 
+    private static ByteBuf newUndecoded(int capacity) {
+        return Unpooled.wrappedBuffer(new byte[capacity]).clear();
+    }
+
     private void makeRoom(int needed) {
         int reader = undecoded.readerIndex();
-        if (reader == 0) {
-            return;
-        }
         int readable = undecoded.readableBytes();
         // Discarding moves the kept bytes to the front: do it when they are no more than those dropped, or when
         // otherwise the buffer would have to grow; either way each byte is moved a bounded number of times.
-        if (reader >= readable || undecoded.writableBytes() < needed) {
+        if (reader > 0 && (reader >= readable || undecoded.writableBytes() < needed)) {
             undecoded.discardReadBytes();
+        }
+        if (undecoded.writableBytes() < needed) {
+            // The wrapped array has a fixed capacity: grow by doubling, never past the buffered-bytes limit (the
+            // caller never asks for more than that limit leaves).
+            int capacity = (int) Math.min(config.maxBufferedBytes(),
+                    Math.max(2L * undecoded.capacity(), (long) readable + needed));
+            ByteBuf grown = newUndecoded(capacity);
+            grown.writeBytes(undecoded, undecoded.readerIndex(), readable);
+            undecoded.release();
+            undecoded = grown;
         }
     }
 

@@ -7,6 +7,7 @@ import io.weir.handler.codec.http.multipart.HttpPostRequestDecoder.TooLongFormFi
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -15,9 +16,10 @@ import java.util.Locale;
  *
  * <p><b>Cost.</b> Part content is copied out to its item as soon as it cannot be the start of a delimiter, so at
  * most a delimiter's length minus one byte stays behind a scan and is looked at again when more bytes arrive: a
- * body arriving one byte at a time is scanned in linear time. The scan jumps between CRs with
- * {@code ByteBuf.indexOf} on the one undecoded buffer; no slice or duplicate is made, so the cost does not depend
- * on the leak-detection level. File parts stream to disk as they arrive when the factory says so, so uploads of
+ * body arriving one byte at a time is scanned in linear time. The delimiter search (Horspool's) reads the
+ * undecoded buffer's array directly and looks at the byte under the end of each window only, so it usually moves
+ * on by a whole delimiter length per byte read; no slice or duplicate is made, so the cost does not depend on the
+ * leak-detection level. File parts stream to disk as they arrive when the factory says so, so uploads of
  * hundreds of MiB need no more heap than the buffered-bytes limit.
  *
  * <p>Part headers must end in CRLF; a part needs {@code Content-Disposition: form-data; name=...}; only the
@@ -36,8 +38,12 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
 
     /** {@code CRLF--boundary} of the form. */
     private final byte[] formDelimiter;
+    /** {@link #skipTable} of {@link #formDelimiter}. */
+    private final byte[] formSkip;
     /** {@code CRLF--boundary} of the multipart/mixed part being read, or {@code null}. */
     private byte[] mixedDelimiter;
+    /** {@link #skipTable} of {@link #mixedDelimiter}. */
+    private byte[] mixedSkip;
     private String mixedFieldName;
     private State state = State.PREAMBLE;
     /** Whether the delimiter may still come without its CRLF (at the very start of a multipart body). */
@@ -69,6 +75,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         }
         this.charset = HeaderParams.charset(params, charset);
         formDelimiter = delimiter(params.get("boundary"));
+        formSkip = skipTable(formDelimiter);
         offerOwnContent();
     }
 
@@ -84,6 +91,21 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             }
         }
         return b;
+    }
+
+    /**
+     * Horspool's shift table: for each byte value, how far a window may move when that value sits under its last
+     * position, i.e. the distance from the value's last occurrence in {@code delim[0, length - 1)} to the end, or
+     * the whole length if it does not occur there. Fits a byte: a delimiter is at most 74 bytes.
+     */
+    private static byte[] skipTable(byte[] delim) {
+        int m = delim.length;
+        byte[] skip = new byte[256];
+        Arrays.fill(skip, (byte) m);
+        for (int j = 0; j < m - 1; j++) {
+            skip[delim[j] & 0xFF] = (byte) (m - 1 - j);
+        }
+        return skip;
     }
 
     @Override
@@ -131,32 +153,57 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         releaseQuietly(partial);
     }
 
+    private byte[] skip() {
+        return mixedDelimiter != null ? mixedSkip : formSkip;
+    }
+
     /**
      * Finds {@code delim} in {@code [from, to)} of the undecoded buffer.
+     *
+     * <p>Horspool's search: a window of the delimiter's length is tested only when the byte under its last position
+     * is the delimiter's last byte and its first byte is CR, then compared forwards; either way it moves by the
+     * shift of the byte under its last position, which no window in between can match (that byte would disagree
+     * with the delimiter there). Linear even on hostile input: the delimiter holds CR only at its start, so a
+     * forward compare stops at the latest on the next CR, and no byte is compared more than twice.
      *
      * @return its index, or {@code -1 - safe} where {@code safe} is the index before which no delimiter can start
      *         (the start of a partial match at the end of the bytes, or {@code to})
      */
-    private int findDelimiter(byte[] delim, int from, int to) {
-        int i = from;
-        while (true) {
-            int hit = undecoded.indexOf(i, to, CR);
-            if (hit < 0) {
-                return -1 - to;
+    private int findDelimiter(byte[] delim, byte[] skip, int from, int to) {
+        byte[] a = undecoded.array();
+        int base = undecoded.arrayOffset();
+        int m = delim.length;
+        int last = m - 1;
+        byte lastByte = delim[last];
+        int i = base + from;
+        int end = base + to;
+        for (int lastWindow = end - m; i <= lastWindow; ) {
+            byte b = a[i + last];
+            if (b == lastByte && a[i] == CR) {
+                int k = 1;
+                while (k < last && a[i + k] == delim[k]) {
+                    k++;
+                }
+                if (k == last) {
+                    return i - base;
+                }
             }
-            int avail = Math.min(delim.length, to - hit);
-            int k = 1;
-            while (k < avail && undecoded.getByte(hit + k) == delim[k]) {
-                k++;
-            }
-            if (k == delim.length) {
-                return hit;
-            }
-            if (k == avail) {
-                return -1 - hit;
-            }
-            i = hit + 1;
+            i += skip[b & 0xFF];
         }
+        // The windows left run past the bytes: the first one whose available bytes start the delimiter is safe.
+        for (; i < end; i++) {
+            if (a[i] == CR) {
+                int avail = end - i;
+                int k = 1;
+                while (k < avail && a[i + k] == delim[k]) {
+                    k++;
+                }
+                if (k == avail) {
+                    return -1 - (i - base);
+                }
+            }
+        }
+        return -1 - to;
     }
 
     /** Whether the bytes at the reader index start with {@code delim} minus its CRLF: 1 yes, 0 not yet known, -1 no. */
@@ -186,7 +233,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
                 return true;
             }
         }
-        int found = findDelimiter(delim, undecoded.readerIndex(), undecoded.writerIndex());
+        int found = findDelimiter(delim, skip(), undecoded.readerIndex(), undecoded.writerIndex());
         if (found >= 0) {
             undecoded.readerIndex(found + delim.length);
             state = State.DELIMITER_TAIL;
@@ -209,6 +256,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             if (mixedDelimiter != null) {
                 // The close delimiter of the nested body: what follows up to the form's delimiter is its epilogue.
                 mixedDelimiter = null;
+                mixedSkip = null;
                 mixedFieldName = null;
                 current = null;
                 state = State.BODY;
@@ -335,6 +383,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             filename = filename(disposition);
             if (type != null && type.value.equals("multipart/mixed")) {
                 mixedDelimiter = delimiter(type.get("boundary"));
+                mixedSkip = skipTable(mixedDelimiter);
                 mixedFieldName = name;
                 atBodyStart = true;
                 state = State.PREAMBLE;
@@ -365,7 +414,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
     private boolean readBody() throws IOException {
         byte[] delim = delimiter();
         int r = undecoded.readerIndex();
-        int found = findDelimiter(delim, r, undecoded.writerIndex());
+        int found = findDelimiter(delim, skip(), r, undecoded.writerIndex());
         int contentEnd = found >= 0 ? found : -1 - found;
         if (current != null) {
             appendTo(current, r, contentEnd - r);
