@@ -286,6 +286,91 @@ class HttpPostMultipartRequestDecoderTest {
         }
     }
 
+    private static byte[] singleFileBody(String boundary, byte[] content) {
+        byte[] head = bytes("--" + boundary + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n");
+        byte[] tail = bytes("\r\n--" + boundary + "--\r\n");
+        byte[] body = new byte[head.length + content.length + tail.length];
+        System.arraycopy(head, 0, body, 0, head.length);
+        System.arraycopy(content, 0, body, head.length, content.length);
+        System.arraycopy(tail, 0, body, head.length + content.length, tail.length);
+        return body;
+    }
+
+    private static int[] cutsEvery(int chunkBytes, int length) {
+        int[] cuts = new int[Math.max(0, (length - 1) / chunkBytes)];
+        for (int i = 0; i < cuts.length; i++) {
+            cuts[i] = (i + 1) * chunkBytes;
+        }
+        return cuts;
+    }
+
+    private byte[] decodeSingleInMemoryFile(String boundary, byte[] content, int chunkBytes) throws IOException {
+        byte[] body = singleFileBody(boundary, content);
+        HttpPostMultipartRequestDecoder decoder = new HttpPostMultipartRequestDecoder(factory(Mode.MEMORY),
+                post("multipart/form-data; boundary=" + boundary), StandardCharsets.UTF_8,
+                new HttpPostDecoderConfig().setMaxFieldSizeBytes(1 << 20));
+        try {
+            offer(decoder, body, cutsEvery(chunkBytes, body.length));
+            FileUpload upload = (FileUpload) decoder.getBodyHttpData("f");
+            assertThat(upload.isInMemory()).isTrue();
+            return upload.get();
+        } finally {
+            decoder.destroy();
+        }
+    }
+
+    static Stream<Integer> bigFileChunkSizes() {
+        // Tiny chunks are covered by the look-alike test below; here they would only make the test slow.
+        return Stream.of(41, 42, 43, 997, 8192, 65_536, Integer.MAX_VALUE);
+    }
+
+    @ParameterizedTest(name = "chunks of {0} bytes")
+    @MethodSource("bigFileChunkSizes")
+    void bigInMemoryFileReadsBackByteIdenticalWhateverTheChunking(int chunkBytes) throws IOException {
+        byte[] content = new byte[300_000];
+        new Random(chunkBytes).nextBytes(content);
+        assertThat(decodeSingleInMemoryFile(BOUNDARY, content, chunkBytes)).isEqualTo(content);
+    }
+
+    /**
+     * Content full of delimiter look-alikes: every proper prefix of the delimiter followed by a byte that breaks
+     * it, the delimiter with its last byte changed, the boundary without its CRLF, runs of CR and LF, and a CR
+     * right before the real delimiter.
+     */
+    private static byte[] nearDelimiters(String boundary) {
+        String delim = "\r\n--" + boundary;
+        StringBuilder sb = new StringBuilder();
+        for (int round = 0; round < 3; round++) {
+            for (int k = 1; k < delim.length(); k++) {
+                sb.append(delim, 0, k).append(k % 2 == 0 ? 'X' : '\r');
+            }
+            sb.append(delim, 0, delim.length() - 1).append('#');
+            sb.append("--").append(boundary).append("\r\r\n\n\r\n-\r\n--");
+        }
+        sb.append('\r');
+        return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    static Stream<Arguments> lookAlikeCases() {
+        Stream.Builder<Arguments> cases = Stream.builder();
+        // The second boundary repeats one byte, so the search may only move one byte per window.
+        for (String boundary : List.of(BOUNDARY, "z".repeat(HttpPostMultipartRequestDecoder.MAX_BOUNDARY_LENGTH))) {
+            int delimLength = boundary.length() + 4;
+            for (int chunk : new int[] {1, 2, 3, delimLength - 1, delimLength, delimLength + 1, Integer.MAX_VALUE}) {
+                cases.add(Arguments.of(boundary.length(), chunk, boundary));
+            }
+        }
+        return cases.build();
+    }
+
+    @ParameterizedTest(name = "boundary of {0} chars, chunks of {1} bytes")
+    @MethodSource("lookAlikeCases")
+    void delimiterLookAlikesInContentAreKeptAsContent(int boundaryLength, int chunkBytes, String boundary)
+            throws IOException {
+        byte[] content = nearDelimiters(boundary);
+        assertThat(decodeSingleInMemoryFile(boundary, content, chunkBytes)).isEqualTo(content);
+    }
+
     @Test
     void mixedModeKeepsSmallPartsInMemoryAndLargeOnDisk() throws IOException {
         String big = "x".repeat(20_000);
