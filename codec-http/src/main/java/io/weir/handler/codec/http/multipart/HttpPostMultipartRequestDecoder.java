@@ -33,6 +33,9 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
     private static final byte CR = '\r';
     private static final byte LF = '\n';
     private static final String DEFAULT_FILE_CONTENT_TYPE = "application/octet-stream";
+    /** Flag bit of a {@link #skipTable} entry; makes the entry negative as a {@code byte}. */
+    private static final int IN_DELIMITER = 0x80;
+    private static final int SHIFT_MASK = 0x7F;
 
     private enum State { PREAMBLE, DELIMITER_TAIL, HEADERS, BODY, EPILOGUE }
 
@@ -94,9 +97,13 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
     }
 
     /**
-     * Horspool's shift table: for each byte value, how far a window may move when that value sits under its last
-     * position, i.e. the distance from the value's last occurrence in {@code delim[0, length - 1)} to the end, or
-     * the whole length if it does not occur there. Fits a byte: a delimiter is at most 74 bytes.
+     * Horspool's shift table, one byte per byte value:
+     * <pre>
+     *   bit 7     : IN_DELIMITER, the value occurs somewhere in the delimiter
+     *   bits 0..6 : how far a window may move when the value sits under its last position, i.e. the distance from
+     *               the value's last occurrence in delim[0, length - 1) to the end, or the whole length if it does
+     *               not occur there (at most 74, the longest delimiter)
+     * </pre>
      */
     private static byte[] skipTable(byte[] delim) {
         int m = delim.length;
@@ -104,6 +111,9 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         Arrays.fill(skip, (byte) m);
         for (int j = 0; j < m - 1; j++) {
             skip[delim[j] & 0xFF] = (byte) (m - 1 - j);
+        }
+        for (byte b : delim) {
+            skip[b & 0xFF] |= (byte) IN_DELIMITER;
         }
         return skip;
     }
@@ -166,6 +176,11 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
      * with the delimiter there). Linear even on hostile input: the delimiter holds CR only at its start, so a
      * forward compare stops at the latest on the next CR, and no byte is compared more than twice.
      *
+     * <p>Each step's load depends on the one before, so the loop runs at memory latency, not bandwidth. In content
+     * that does not look like the delimiter, most bytes occur nowhere in it; the inner loop therefore first reads
+     * the last bytes of four windows a delimiter length apart, loads that do not wait on each other, and when none
+     * of the four values occurs in the delimiter no window overlapping them can match, so it moves four lengths.
+     *
      * @return its index, or {@code -1 - safe} where {@code safe} is the index before which no delimiter can start
      *         (the start of a partial match at the end of the bytes, or {@code to})
      */
@@ -177,7 +192,18 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         byte lastByte = delim[last];
         int i = base + from;
         int end = base + to;
-        for (int lastWindow = end - m; i <= lastWindow; ) {
+        int lastWindow = end - m;
+        while (i <= lastWindow) {
+            for (int p = i + last; i <= lastWindow - 3 * m; p = i + last) {
+                if ((skip[a[p] & 0xFF] | skip[a[p + m] & 0xFF] | skip[a[p + 2 * m] & 0xFF]
+                        | skip[a[p + 3 * m] & 0xFF]) < 0) {
+                    break;
+                }
+                i += 4 * m;
+            }
+            if (i > lastWindow) {
+                break;
+            }
             byte b = a[i + last];
             if (b == lastByte && a[i] == CR) {
                 int k = 1;
@@ -188,7 +214,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
                     return i - base;
                 }
             }
-            i += skip[b & 0xFF];
+            i += skip[b & 0xFF] & SHIFT_MASK;
         }
         // The windows left run past the bytes: the first one whose available bytes start the delimiter is safe.
         for (; i < end; i++) {

@@ -372,6 +372,30 @@ class HttpPostMultipartRequestDecoderTest {
     }
 
     @Test
+    void delimiterSplitBetweenTwoContentsAnywhereIsFoundAfterLongContent() throws IOException {
+        byte[] content = new byte[2000];
+        new Random(7).nextBytes(content);
+        for (String boundary : List.of(BOUNDARY, "z".repeat(HttpPostMultipartRequestDecoder.MAX_BOUNDARY_LENGTH))) {
+            byte[] body = singleFileBody(boundary, content);
+            int contentEnd = body.length - boundary.length() - 8;
+            // Every cut from well inside the content to the end of the body, so the first piece ends at every
+            // offset of the delimiter and the search runs out of bytes at every place of its window loop.
+            for (int cut = contentEnd - 400; cut < body.length; cut++) {
+                HttpPostMultipartRequestDecoder decoder = new HttpPostMultipartRequestDecoder(factory(Mode.MEMORY),
+                        post("multipart/form-data; boundary=" + boundary), StandardCharsets.UTF_8,
+                        new HttpPostDecoderConfig());
+                try {
+                    offer(decoder, body, cut);
+                    assertThat(((FileUpload) decoder.getBodyHttpData("f")).get()).as("cut at %d", cut)
+                            .isEqualTo(content);
+                } finally {
+                    decoder.destroy();
+                }
+            }
+        }
+    }
+
+    @Test
     void mixedModeKeepsSmallPartsInMemoryAndLargeOnDisk() throws IOException {
         String big = "x".repeat(20_000);
         String body = "--b\r\nContent-Disposition: form-data; name=\"small\"; filename=\"s\"\r\n\r\nabc\r\n"
