@@ -25,11 +25,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * is raised to 2 MiB and both decoders get the same field count (1000) and buffered-bytes (1 MiB) limits.
  *
  * <p>The leak level is set per trial in {@link #setup()} through each framework's {@code setLevel}, which every
- * detector without a fixed level follows; the fork flags of {@link AbstractMicrobenchmark} only set the starting
- * level. Unlike the other benchmarks the forks start without {@code -Dio.weir.leakDetection.level=DISABLED}: Weir's
- * allocators skip leak detection for the JVM's life when started that way, so the per-trial level would reach
- * Netty only and the comparison would be one-sided. Each chunk is wrapped fresh per invocation (a cheap heap wrapper in both frameworks) because the decoders
- * read them; the wrappers are released after each offer, as a handler would.
+ * detector without a fixed level follows. Unlike the other benchmarks the forks start without
+ * {@code -Dio.weir.leakDetection.level=DISABLED}: Weir's allocators skip leak detection for the JVM's life when
+ * started that way, so the per-trial level would reach Netty only and the comparison would be one-sided. Each chunk
+ * is wrapped fresh per invocation (a cheap heap wrapper in both frameworks) because the decoders read them; the
+ * wrappers are released after each offer, as a handler would.
  */
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = AbstractMicrobenchmark.FORKS,

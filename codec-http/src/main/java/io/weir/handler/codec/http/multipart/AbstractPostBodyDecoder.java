@@ -26,9 +26,10 @@ import java.util.Set;
  * <p>The undecoded buffer is a plain array owned here, wrapped as a {@code ByteBuf} for the parsers. It is not taken
  * from an allocator: it holds no pooled or native memory, so it needs no leak tracking, and a tracked buffer would
  * leave an access record per search and per copy at the ADVANCED and PARANOID levels. Its array is always
- * reachable through {@code array()}, so the hot scans read it directly. Offered bytes are copied in at most {@code maxBufferedBytes} at a time and parsed at once, so even a huge
- * chunk never makes the decoder hold more than that limit; consumed bytes are discarded when that is cheap (they
- * are at least as many as the bytes kept) or needed for room, which keeps the copying linear overall.
+ * reachable through {@code array()}, so the hot scans read it directly. Offered bytes are copied in at most
+ * {@code maxBufferedBytes} at a time and parsed at once, so even a huge chunk never makes the decoder hold more
+ * than that limit; consumed bytes are discarded when that is cheap (they are at least as many as the bytes kept)
+ * or needed for room, which keeps the copying linear overall.
  */
 abstract class AbstractPostBodyDecoder implements InterfaceHttpPostRequestDecoder {
     private static final int INITIAL_BUFFER_BYTES = 1024;

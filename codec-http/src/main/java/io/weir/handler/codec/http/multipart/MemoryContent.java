@@ -12,9 +12,9 @@ import java.util.Arrays;
  * doubling one array: that would copy everything {@code log(n)} times and, past half a G1 region, make each
  * step a humongous allocation. Not thread-safe.
  *
- * <p>Layout: the first array has any length; it starts small and doubles up to 64 KiB, so a
- * short field costs one small array. Every further array is exactly 64 KiB. All arrays but
- * the last are full. A byte's place is therefore arithmetic, not a walk:
+ * <p>Layout: the first array has any length; it starts small and doubles up to 64 KiB, so a short field costs one
+ * small array. Every further array is exactly 64 KiB. All arrays but the last are full. A byte's place is therefore
+ * arithmetic, not a walk:
  * <pre>
  *   position p &lt; L0 (first array's length)  -&gt; array 0, offset p
  *   otherwise, q = p - L0                     -&gt; array 1 + (q &gt;&gt;&gt; 16), offset q &amp; 0xFFFF

@@ -179,8 +179,8 @@ class HttpDataTest {
     void mixedUploadMovingToDiskAtItsThresholdKeepsEveryByteInOrder() throws IOException {
         byte[] content = randomBytes(MANY_PIECES_BYTES, 3);
         // The threshold falls inside the fourth 64 KiB array and inside a piece.
-        MixedFileUpload upload = new MixedFileUpload("f", "x.bin", "application/octet-stream", null, null, 0, 200_000,
-                tempDir, false);
+        MixedFileUpload upload = new MixedFileUpload("f", "x.bin", "application/octet-stream", null, null, 0,
+                200_000, tempDir, false);
         File file;
         try {
             addInPieces(upload, content, 0, 200_000);

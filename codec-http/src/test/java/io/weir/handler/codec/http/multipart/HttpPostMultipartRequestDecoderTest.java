@@ -287,7 +287,8 @@ class HttpPostMultipartRequestDecoderTest {
     }
 
     private static byte[] singleFileBody(String boundary, byte[] content) {
-        byte[] head = bytes("--" + boundary + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n");
+        byte[] head = bytes("--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n");
         byte[] tail = bytes("\r\n--" + boundary + "--\r\n");
         byte[] body = new byte[head.length + content.length + tail.length];
         System.arraycopy(head, 0, body, 0, head.length);
