@@ -7,7 +7,6 @@ import io.weir.handler.codec.http.multipart.HttpPostRequestDecoder.TooLongFormFi
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -16,11 +15,11 @@ import java.util.Locale;
  *
  * <p><b>Cost.</b> Part content is copied out to its item as soon as it cannot be the start of a delimiter, so at
  * most a delimiter's length minus one byte stays behind a scan and is looked at again when more bytes arrive: a
- * body arriving one byte at a time is scanned in linear time. The delimiter search (Horspool's) reads the
- * undecoded buffer's array directly and looks at the byte under the end of each window only, so it usually moves
- * on by a whole delimiter length per byte read; no slice or duplicate is made, so the cost does not depend on the
- * leak-detection level. File parts stream to disk as they arrive when the factory says so, so uploads of
- * hundreds of MiB need no more heap than the buffered-bytes limit.
+ * body arriving one byte at a time is scanned in linear time. The delimiter search ({@link DelimiterSearch}) reads
+ * the undecoded buffer's array directly and usually moves on by several delimiter lengths per two bytes read; no
+ * slice or duplicate is made, so the cost does not depend on the leak-detection level. File parts stream to disk
+ * as they arrive when the factory says so, so uploads of hundreds of MiB need no more heap than the buffered-bytes
+ * limit.
  *
  * <p>Part headers must end in CRLF; a part needs {@code Content-Disposition: form-data; name=...}; only the
  * {@code 7bit}, {@code 8bit} and {@code binary} transfer encodings are accepted (RFC 7578 §4.7 deprecates the
@@ -33,20 +32,13 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
     private static final byte CR = '\r';
     private static final byte LF = '\n';
     private static final String DEFAULT_FILE_CONTENT_TYPE = "application/octet-stream";
-    /** Flag bit of a {@link #skipTable} entry; makes the entry negative as a {@code byte}. */
-    private static final int IN_DELIMITER = 0x80;
-    private static final int SHIFT_MASK = 0x7F;
 
     private enum State { PREAMBLE, DELIMITER_TAIL, HEADERS, BODY, EPILOGUE }
 
     /** {@code CRLF--boundary} of the form. */
-    private final byte[] formDelimiter;
-    /** {@link #skipTable} of {@link #formDelimiter}. */
-    private final byte[] formSkip;
+    private final DelimiterSearch formDelimiter;
     /** {@code CRLF--boundary} of the multipart/mixed part being read, or {@code null}. */
-    private byte[] mixedDelimiter;
-    /** {@link #skipTable} of {@link #mixedDelimiter}. */
-    private byte[] mixedSkip;
+    private DelimiterSearch mixedDelimiter;
     private String mixedFieldName;
     private State state = State.PREAMBLE;
     /** Whether the delimiter may still come without its CRLF (at the very start of a multipart body). */
@@ -78,11 +70,10 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         }
         this.charset = HeaderParams.charset(params, charset);
         formDelimiter = delimiter(params.get("boundary"));
-        formSkip = skipTable(formDelimiter);
         offerOwnContent();
     }
 
-    private static byte[] delimiter(String boundary) {
+    private static DelimiterSearch delimiter(String boundary) {
         if (boundary == null || boundary.isEmpty() || boundary.length() > MAX_BOUNDARY_LENGTH) {
             throw new ErrorDataDecoderException("boundary must be 1 to " + MAX_BOUNDARY_LENGTH + " characters: "
                     + boundary);
@@ -93,29 +84,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
                 throw new ErrorDataDecoderException("boundary holds a control or non-Latin-1 character");
             }
         }
-        return b;
-    }
-
-    /**
-     * Horspool's shift table, one byte per byte value:
-     * <pre>
-     *   bit 7     : IN_DELIMITER, the value occurs somewhere in the delimiter
-     *   bits 0..6 : how far a window may move when the value sits under its last position, i.e. the distance from
-     *               the value's last occurrence in delim[0, length - 1) to the end, or the whole length if it does
-     *               not occur there (at most 74, the longest delimiter)
-     * </pre>
-     */
-    private static byte[] skipTable(byte[] delim) {
-        int m = delim.length;
-        byte[] skip = new byte[256];
-        Arrays.fill(skip, (byte) m);
-        for (int j = 0; j < m - 1; j++) {
-            skip[delim[j] & 0xFF] = (byte) (m - 1 - j);
-        }
-        for (byte b : delim) {
-            skip[b & 0xFF] |= (byte) IN_DELIMITER;
-        }
-        return skip;
+        return new DelimiterSearch(b);
     }
 
     @Override
@@ -128,7 +97,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         return current;
     }
 
-    private byte[] delimiter() {
+    private DelimiterSearch delimiter() {
         return mixedDelimiter != null ? mixedDelimiter : formDelimiter;
     }
 
@@ -163,89 +132,32 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
         releaseQuietly(partial);
     }
 
-    private byte[] skip() {
-        return mixedDelimiter != null ? mixedSkip : formSkip;
-    }
-
     /**
      * Finds {@code delim} in {@code [from, to)} of the undecoded buffer.
-     *
-     * <p>Horspool's search: a window of the delimiter's length is tested only when the byte under its last position
-     * is the delimiter's last byte and its first byte is CR, then compared forwards; either way it moves by the
-     * shift of the byte under its last position, which no window in between can match (that byte would disagree
-     * with the delimiter there). Linear even on hostile input: the delimiter holds CR only at its start, so a
-     * forward compare stops at the latest on the next CR, and no byte is compared more than twice.
-     *
-     * <p>Each step's load depends on the one before, so the loop runs at memory latency, not bandwidth. In content
-     * that does not look like the delimiter, most bytes occur nowhere in it; the inner loop therefore first reads
-     * the last bytes of four windows a delimiter length apart, loads that do not wait on each other, and when none
-     * of the four values occurs in the delimiter no window overlapping them can match, so it moves four lengths.
      *
      * @return its index, or {@code -1 - safe} where {@code safe} is the index before which no delimiter can start
      *         (the start of a partial match at the end of the bytes, or {@code to})
      */
-    private int findDelimiter(byte[] delim, byte[] skip, int from, int to) {
-        byte[] a = undecoded.array();
+    private int findDelimiter(DelimiterSearch delim, int from, int to) {
         int base = undecoded.arrayOffset();
-        int m = delim.length;
-        int last = m - 1;
-        byte lastByte = delim[last];
-        int i = base + from;
-        int end = base + to;
-        int lastWindow = end - m;
-        while (i <= lastWindow) {
-            for (int p = i + last; i <= lastWindow - 3 * m; p = i + last) {
-                if ((skip[a[p] & 0xFF] | skip[a[p + m] & 0xFF] | skip[a[p + 2 * m] & 0xFF]
-                        | skip[a[p + 3 * m] & 0xFF]) < 0) {
-                    break;
-                }
-                i += 4 * m;
-            }
-            if (i > lastWindow) {
-                break;
-            }
-            byte b = a[i + last];
-            if (b == lastByte && a[i] == CR) {
-                int k = 1;
-                while (k < last && a[i + k] == delim[k]) {
-                    k++;
-                }
-                if (k == last) {
-                    return i - base;
-                }
-            }
-            i += skip[b & 0xFF] & SHIFT_MASK;
-        }
-        // The windows left run past the bytes: the first one whose available bytes start the delimiter is safe.
-        for (; i < end; i++) {
-            if (a[i] == CR) {
-                int avail = end - i;
-                int k = 1;
-                while (k < avail && a[i + k] == delim[k]) {
-                    k++;
-                }
-                if (k == avail) {
-                    return -1 - (i - base);
-                }
-            }
-        }
-        return -1 - to;
+        int found = delim.find(undecoded.array(), base + from, base + to);
+        return found >= 0 ? found - base : found + base;
     }
 
     /** Whether the bytes at the reader index start with {@code delim} minus its CRLF: 1 yes, 0 not yet known, -1 no. */
-    private int matchesBareDelimiter(byte[] delim) {
+    private int matchesBareDelimiter(DelimiterSearch delim) {
         int r = undecoded.readerIndex();
-        int avail = Math.min(delim.length - 2, undecoded.readableBytes());
+        int avail = Math.min(delim.length() - 2, undecoded.readableBytes());
         for (int k = 0; k < avail; k++) {
-            if (undecoded.getByte(r + k) != delim[k + 2]) {
+            if (undecoded.getByte(r + k) != delim.byteAt(k + 2)) {
                 return -1;
             }
         }
-        return avail == delim.length - 2 ? 1 : 0;
+        return avail == delim.length() - 2 ? 1 : 0;
     }
 
     private boolean skipPreamble() {
-        byte[] delim = delimiter();
+        DelimiterSearch delim = delimiter();
         if (atBodyStart) {
             // RFC 2046 §5.1.1: the CRLF before the first delimiter belongs to it, but a body may start with it.
             int bare = matchesBareDelimiter(delim);
@@ -254,14 +166,14 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             }
             atBodyStart = false;
             if (bare > 0) {
-                undecoded.skipBytes(delim.length - 2);
+                undecoded.skipBytes(delim.length() - 2);
                 state = State.DELIMITER_TAIL;
                 return true;
             }
         }
-        int found = findDelimiter(delim, skip(), undecoded.readerIndex(), undecoded.writerIndex());
+        int found = findDelimiter(delim, undecoded.readerIndex(), undecoded.writerIndex());
         if (found >= 0) {
-            undecoded.readerIndex(found + delim.length);
+            undecoded.readerIndex(found + delim.length());
             state = State.DELIMITER_TAIL;
             return true;
         }
@@ -282,7 +194,6 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             if (mixedDelimiter != null) {
                 // The close delimiter of the nested body: what follows up to the form's delimiter is its epilogue.
                 mixedDelimiter = null;
-                mixedSkip = null;
                 mixedFieldName = null;
                 current = null;
                 state = State.BODY;
@@ -409,7 +320,6 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             filename = filename(disposition);
             if (type != null && type.value.equals("multipart/mixed")) {
                 mixedDelimiter = delimiter(type.get("boundary"));
-                mixedSkip = skipTable(mixedDelimiter);
                 mixedFieldName = name;
                 atBodyStart = true;
                 state = State.PREAMBLE;
@@ -438,9 +348,9 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
     }
 
     private boolean readBody() throws IOException {
-        byte[] delim = delimiter();
+        DelimiterSearch delim = delimiter();
         int r = undecoded.readerIndex();
-        int found = findDelimiter(delim, skip(), r, undecoded.writerIndex());
+        int found = findDelimiter(delim, r, undecoded.writerIndex());
         int contentEnd = found >= 0 ? found : -1 - found;
         if (current != null) {
             appendTo(current, r, contentEnd - r);
@@ -449,7 +359,7 @@ public final class HttpPostMultipartRequestDecoder extends AbstractPostBodyDecod
             undecoded.readerIndex(contentEnd);
             return false;
         }
-        undecoded.readerIndex(found + delim.length);
+        undecoded.readerIndex(found + delim.length());
         HttpData done = current;
         if (done != null) {
             current = null;
