@@ -335,7 +335,7 @@ abstract class AbstractHttpData extends AbstractReferenceCounted implements Http
     @Override
     public String getString(Charset cs) throws IOException {
         if (file == null) {
-            return memory.toString(cs == null ? charset : cs);
+            return memory.decode(cs == null ? charset : cs);
         }
         return new String(get(), cs == null ? charset : cs);
     }

@@ -158,7 +158,7 @@ final class MemoryContent {
     }
 
     /** The content decoded with {@code charset}. */
-    String toString(Charset charset) {
+    String decode(Charset charset) {
         return new String(contiguous(), 0, size, charset);
     }
 
