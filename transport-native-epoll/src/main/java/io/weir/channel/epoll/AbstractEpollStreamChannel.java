@@ -402,6 +402,10 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
 
     /** One write of the flushed buffers at the head; {@code false} if the socket took nothing. */
     private boolean writeBuffers(ChannelOutboundBuffer in, ByteBuf first) throws Exception {
+        if (in.size() == 1 && first.hasMemoryAddress() && first.isReadable()) {
+            // The common case (one response, one echo): straight to send(2), no iovec array to fill.
+            return writeSingle(in, first);
+        }
         IovFiller filler = IOV.get();
         IovArray iov = filler.iov;
         iov.clear();
@@ -414,15 +418,13 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
                 in.removeBytes(0);
                 return true;
             }
-            long written;
             if (count == 1 && first.hasMemoryAddress() && first.isReadable()) {
-                int readerIndex = first.readerIndex();
-                written = socket.send(first.memoryAddress(), readerIndex, first.writerIndex());
-            } else {
-                long attempted = iov.size();
-                written = socket.writev(iov, 0, count);
-                adjustMaxBytesPerGatheringWrite(attempted, written);
+                // Several flushed, but only the first holds bytes (an empty last chunk behind a response, say).
+                return writeSingle(in, first);
             }
+            long attempted = iov.size();
+            long written = socket.writev(iov, 0, count);
+            adjustMaxBytesPerGatheringWrite(attempted, written);
             if (written <= 0) {
                 return false;
             }
@@ -431,6 +433,16 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         } finally {
             iov.clear();
         }
+    }
+
+    /** One send(2) of {@code buf}'s readable bytes from its memory address; {@code false} if the socket took none. */
+    private boolean writeSingle(ChannelOutboundBuffer in, ByteBuf buf) throws IOException {
+        int written = socket.send(buf.memoryAddress(), buf.readerIndex(), buf.writerIndex());
+        if (written <= 0) {
+            return false;
+        }
+        in.removeBytes(written);
+        return true;
     }
 
     /** One transfer of {@code region}; {@code false} if the socket took nothing. */

@@ -1,6 +1,7 @@
 package io.weir.handler.codec.http;
 
 import io.weir.channel.ChannelHandlerContext;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -34,6 +35,8 @@ public class HttpContentCompressor extends HttpContentEncoder {
     private static final String DEFLATE = HttpHeaderValues.DEFLATE.toString();
     private static final String BR = "br";
     private static final String ZSTD = "zstd";
+    /** The codings in the order that wins ties of q-value. */
+    private static final String[] PREFERENCE = {BR, ZSTD, GZIP, DEFLATE};
 
     private final int minContentSizeBytes;
     /** The options of each offered coding; null when the coding is not offered or its library is missing. */
@@ -90,8 +93,7 @@ public class HttpContentCompressor extends HttpContentEncoder {
         boolean[] seen = new boolean[4];
         for (CompressionOptions o : options) {
             Objects.requireNonNull(o, "options");
-            int slot = o instanceof CompressionOptions.Brotli ? 0 : o instanceof CompressionOptions.Zstd ? 1
-                    : o instanceof CompressionOptions.Gzip ? 2 : 3;
+            int slot = Arrays.asList(PREFERENCE).indexOf(o.contentCoding());
             if (seen[slot]) {
                 throw new IllegalArgumentException("coding given twice: " + o.contentCoding());
             }
@@ -211,32 +213,13 @@ public class HttpContentCompressor extends HttpContentEncoder {
         // Preference order on equal q: br, zstd, gzip, deflate; a strictly higher q is needed to displace one.
         String best = null;
         float bestQ = 0;
-        if (brotli != null) {
-            float q = parsed.qualityOf(BR, null);
-            if (q > bestQ) {
-                best = BR;
-                bestQ = q;
-            }
-        }
-        if (zstd != null) {
-            float q = parsed.qualityOf(ZSTD, null);
-            if (q > bestQ) {
-                best = ZSTD;
-                bestQ = q;
-            }
-        }
-        if (gzip != null) {
-            float q = parsed.qualityOf(GZIP, "x-gzip");
-            if (q > bestQ) {
-                best = GZIP;
-                bestQ = q;
-            }
-        }
-        if (deflate != null) {
-            float q = parsed.qualityOf(DEFLATE, null);
-            if (q > bestQ) {
-                best = DEFLATE;
-                bestQ = q;
+        for (String coding : PREFERENCE) {
+            if (offers(coding)) {
+                float q = parsed.qualityOf(coding, coding.equals(GZIP) ? "x-gzip" : null);
+                if (q > bestQ) {
+                    best = coding;
+                    bestQ = q;
+                }
             }
         }
         // Identity is always acceptable as the fallback, but only wins over a compressed coding when the client
