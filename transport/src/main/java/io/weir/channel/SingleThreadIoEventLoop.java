@@ -38,10 +38,13 @@ import java.util.function.UnaryOperator;
  * <p><b>Wake-ups.</b> Only other threads wake the handler ({@link IoHandler#wakeup()}); the loop never wakes
  * itself. An atomic flag, armed just before the handler may block and consumed by the first waker, makes a
  * burst of submissions from another thread cost one {@code IoHandler.wakeup()} call. Before the handler may
- * block, the loop watches its queue for up to {@link #IDLE_SPIN_NANOS} ns: a thread handing it work in a
- * steady stream (writes from outside the loop, request after response) then finds it awake, and neither side
- * pays the system calls and scheduler latency of a sleep and a wake-up. I/O readiness that arrives meanwhile
- * waits at most that long.
+ * block, the loop watches its queue for a while: a thread handing it work in a steady stream (writes from
+ * outside the loop, request after response) then finds it awake, and neither side pays the system calls and
+ * scheduler latency of a sleep and a wake-up. The watch lasts {@code io.weir.eventLoop.idleSpinNanos}
+ * ({@value #DEFAULT_IDLE_SPIN_NANOS} ns by default) and adapts to how sleeps end: it grows, up to
+ * {@code io.weir.eventLoop.maxIdleSpinNanos} ({@value #DEFAULT_MAX_IDLE_SPIN_NANOS} ns), while submitters keep
+ * waking the loop shortly after it went to sleep, and shrinks back when sleeps last or I/O ends them. I/O
+ * readiness that arrives during a watch waits at most that long.
  *
  * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
  * fields; reads from other threads are best effort.
@@ -62,9 +65,16 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     public static final long DEFAULT_IDLE_SPIN_NANOS = 1_000;
     static final long IDLE_SPIN_NANOS =
             Math.max(0, SystemProperties.getLong("io.weir.eventLoop.idleSpinNanos", DEFAULT_IDLE_SPIN_NANOS));
+    /**
+     * Default for {@code io.weir.eventLoop.maxIdleSpinNanos}: the longest the idle watch grows to while
+     * submitters from other threads keep waking the loop within that time of its going to sleep.
+     */
+    public static final long DEFAULT_MAX_IDLE_SPIN_NANOS = 20_000;
+    static final long MAX_IDLE_SPIN_NANOS =
+            SystemProperties.getLong("io.weir.eventLoop.maxIdleSpinNanos", DEFAULT_MAX_IDLE_SPIN_NANOS);
+    private static final long NOT_IDLE = Long.MIN_VALUE;
 
     private static final System.Logger LOGGER = System.getLogger(SingleThreadIoEventLoop.class.getName());
-    private static final long NOT_REPORTED = -1;
 
     private static final AtomicIntegerFieldUpdater<SingleThreadIoEventLoop> WAKEUP_ARMED =
             AtomicIntegerFieldUpdater.newUpdater(SingleThreadIoEventLoop.class, "wakeupArmed");
@@ -79,7 +89,8 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     private volatile int ioRatio = DEFAULT_IO_RATIO;
 
     // Loop thread only.
-    private long reportedIoTimeNanos = NOT_REPORTED;
+    // What the handler reported for its current run; 0 when it reported nothing.
+    private long reportedIoTimeNanos;
     private boolean preparedToDestroy;
     // Written by the loop thread; read by anyone, best effort.
     private int ioEventsHandledLastRun;
@@ -158,19 +169,28 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     }
 
     private void runIo() {
-        reportedIoTimeNanos = NOT_REPORTED;
+        // These fields share cache lines with what every submitter reads: they are written only when they
+        // change, so a loop busy with tasks from other threads (no I/O) leaves them clean.
+        if (reportedIoTimeNanos != 0) {
+            reportedIoTimeNanos = 0;
+        }
+        int handled;
         try {
-            ioEventsHandledLastRun = ioHandler.run(context);
+            handled = ioHandler.run(context);
         } catch (Throwable t) {
             // The loop must survive a handler failure: its channels and tasks still need it.
             LOGGER.log(Level.WARNING, "Unexpected exception from the I/O handler of " + this, t);
-            ioEventsHandledLastRun = 0;
+            handled = 0;
         } finally {
+            context.afterRun();
             // A stale 1 only costs a later waker one redundant IoHandler.wakeup(); no fence needed. Written
             // only when set, so a busy loop does not dirty the cache line that every submitter reads.
             if (wakeupArmed != 0) {
                 WAKEUP_ARMED.lazySet(this, 0);
             }
+        }
+        if (ioEventsHandledLastRun != handled) {
+            ioEventsHandledLastRun = handled;
         }
     }
 
@@ -207,14 +227,23 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     @Override
     protected void wakeup(boolean inEventLoop) {
         if (!inEventLoop && wakeupArmed != 0 && WAKEUP_ARMED.getAndSet(this, 0) != 0) {
+            // Once per sleep (only the first waker gets here): tells the loop how soon after sleeping it was
+            // needed, which sizes its next idle watch.
+            context.wokenAtNanos = System.nanoTime();
             ioHandler.wakeup();
         }
         // Covers the park of the graceful-shutdown quiet period.
         super.wakeup(inEventLoop);
     }
 
-    /** What the handler sees of this loop during one run. Loop thread only. */
+    /** What the handler sees of this loop during one run. Loop thread only, but for {@link #wokenAtNanos}. */
     private final class IoContext implements IoHandlerContext {
+        final IdleSpin idleSpin = new IdleSpin(IDLE_SPIN_NANOS, MAX_IDLE_SPIN_NANOS);
+        // When the idle watch of the current run ended without a task, so the handler may block; else NOT_IDLE.
+        private long idleSinceNanos = NOT_IDLE;
+        // Written by the submitter that consumed the armed flag, just before it wakes the handler.
+        volatile long wokenAtNanos = NOT_IDLE;
+
         @Override
         public boolean canBlock() {
             // While shutting down, confirmShutdown() does the waiting, bounded; a blocking run would not come
@@ -229,24 +258,40 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             WAKEUP_ARMED.set(SingleThreadIoEventLoop.this, 1);
             if (hasTasks() || isShuttingDown()) {
                 WAKEUP_ARMED.lazySet(SingleThreadIoEventLoop.this, 0);
+                idleSinceNanos = NOT_IDLE;
                 return false;
             }
             return true;
         }
 
         private boolean taskArrivedWhileSpinning() {
-            long spin = IDLE_SPIN_NANOS;
+            long spin = idleSpin.nanos();
             if (spin == 0) {
                 return false;
             }
             long start = System.nanoTime();
+            long now;
             do {
                 Thread.onSpinWait();
                 if (hasTasks()) {
                     return true;
                 }
-            } while (System.nanoTime() - start < spin);
+                now = System.nanoTime();
+            } while (now - start < spin);
+            idleSinceNanos = now;
             return false;
+        }
+
+        /** After each handler run: if the handler was allowed to block, adapts the idle watch to how that ended. */
+        void afterRun() {
+            long idleSince = idleSinceNanos;
+            if (idleSince == NOT_IDLE) {
+                return;
+            }
+            idleSinceNanos = NOT_IDLE;
+            // A wake-up stamped before this sleep began belongs to an earlier one: I/O or a timer ended this.
+            long wokenAt = wokenAtNanos;
+            idleSpin.sleepEnded(wokenAt != NOT_IDLE && wokenAt - idleSince >= 0 ? wokenAt - idleSince : -1);
         }
 
         @Override
@@ -260,7 +305,10 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
 
         @Override
         public void reportActiveIoTime(long activeIoTimeNanos) {
-            reportedIoTimeNanos = Math.max(0, activeIoTimeNanos);
+            long reported = Math.max(0, activeIoTimeNanos);
+            if (reportedIoTimeNanos != reported) {
+                reportedIoTimeNanos = reported;
+            }
         }
     }
 
@@ -362,6 +410,14 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
      */
     public int registeredChannels() {
         return ioHandler.registrationCount();
+    }
+
+    /**
+     * How long this loop, once idle, now watches its task queue before its I/O handler may block, in
+     * nanoseconds (see the class comment); 0 if the watch is off. Any thread, best effort.
+     */
+    public long idleSpinNanos() {
+        return context.idleSpin.nanos();
     }
 
     /** What the most recent {@link IoHandler#run} returned: handles it dispatched to. Any thread, best effort. */

@@ -98,15 +98,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     private volatile long gracefulShutdownTimeoutNanos;
     private volatile long gracefulShutdownStartNanos;
 
-    // Executor thread only.
-    private long lastExecutionNanos;
-    private long iterationStartNanos;
-    private int tasksRunThisIteration;
-    // Submissions made on the executor thread; runAllTasks(long) stops taking newcomers once one happened.
-    private int selfSubmissions;
-    // Written by the executor thread only; read by anyone, best effort.
-    private int tasksRunLastIteration;
-    private long totalTasksRun;
+    // Written by the executor thread only (see LoopCounters for why they live in an object of their own).
+    private final LoopCounters counters = new LoopCounters();
 
     /**
      * An executor whose thread comes from {@code threadFactory} ({@code null}: a {@link DefaultThreadFactory}
@@ -222,7 +215,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     private void execute0(Runnable task) {
         if (inEventLoop()) {
-            selfSubmissions++;
+            counters.selfSubmissions++;
             // The executor thread itself cannot race with its own final drain.
             if (state >= ST_SHUTDOWN || !taskQueue.offer(task)) {
                 reject(task);
@@ -404,16 +397,16 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
      * thread only.
      */
     protected final void runTask(Runnable task) {
-        if (tasksRunThisIteration == 0) {
+        if (counters.tasksRunThisIteration == 0) {
             // The quiet period counts from when the iteration's first task started, not from when the
             // iteration ended: by the end, time may have moved (a ManualTicker advanced by a thread that saw
             // the task complete), and stamping that later time would restart a quiet period that had begun.
             // One clock read per iteration, as before.
-            iterationStartNanos = currentTimeNanos();
+            counters.iterationStartNanos = currentTimeNanos();
         }
         safeExecute(task);
-        tasksRunThisIteration++;
-        totalTasksRun++;
+        counters.tasksRunThisIteration++;
+        counters.totalTasksRun++;
     }
 
     /**
@@ -424,9 +417,9 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
      * @return whether at least one task ran
      */
     protected final boolean runAllTasks() {
-        int before = tasksRunThisIteration;
+        int before = counters.tasksRunThisIteration;
         runDueScheduledTasks();
-        runQueuedTasks(taskQueue.size(), false, 0);
+        runQueuedTasks(taskQueue.size(), Long.MAX_VALUE, false);
         return endIteration(before);
     }
 
@@ -441,55 +434,51 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
      * @return whether at least one task ran
      */
     protected final boolean runAllTasks(long timeoutNanos) {
-        int before = tasksRunThisIteration;
+        int before = counters.tasksRunThisIteration;
         runDueScheduledTasks();
+        // The queue's length is read once per call: it reads the index every submitter writes.
         int queued = taskQueue.size();
         if (queued != 0) {
             // The clock is read only when there is work: an I/O-bound loop comes here empty on most turns.
-            long deadline = deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos));
-            for (;;) {
-                int selfSubmitted = selfSubmissions;
-                if (!runQueuedTasks(queued, true, deadline) || selfSubmissions != selfSubmitted
-                        || currentTimeNanos() >= deadline) {
-                    break;
-                }
-                queued = taskQueue.size();
-                if (queued == 0) {
-                    break;
-                }
-            }
+            runQueuedTasks(queued, deadlineNanos(currentTimeNanos(), Math.max(0, timeoutNanos)), true);
         }
         return endIteration(before);
     }
 
     /**
-     * Runs up to {@code max} queued tasks, like {@link #runTask} each, but counts them in locals and writes the
-     * metric fields once: the fields share cache lines with what submitters read on every
-     * {@link #execute}, and a write per task would make every submission from another thread miss its cache.
-     *
-     * @return whether all {@code max} tasks ran (not stopped by an empty queue or the deadline)
+     * Runs the {@code queued} tasks that were in the queue, like {@link #runTask} each, then, if
+     * {@code takeNewcomers}, the tasks queued since, until the queue is empty or a task run here has submitted
+     * one from this thread; stops early once {@code deadline} has passed, checking the clock every
+     * {@value #TASKS_BETWEEN_DEADLINE_CHECKS} tasks and before the first newcomer. Counts in locals and writes
+     * the counters once.
      */
-    private boolean runQueuedTasks(int max, boolean timed, long deadline) {
+    private void runQueuedTasks(int queued, long deadline, boolean takeNewcomers) {
+        LoopCounters c = counters;
+        int selfSubmitted = c.selfSubmissions;
         int ran = 0;
-        while (ran < max) {
+        for (;;) {
+            if (ran >= queued && (!takeNewcomers || c.selfSubmissions != selfSubmitted
+                    || ran == queued && currentTimeNanos() >= deadline)) {
+                break;
+            }
             Runnable task = pollTask();
             if (task == null) {
                 break;
             }
-            if (ran == 0 && tasksRunThisIteration == 0) {
-                iterationStartNanos = currentTimeNanos();
+            if (ran == 0 && c.tasksRunThisIteration == 0) {
+                c.iterationStartNanos = currentTimeNanos();
             }
             safeExecute(task);
             ran++;
-            if (timed && ran % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && ran < max && currentTimeNanos() >= deadline) {
+            if (ran % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && deadline != Long.MAX_VALUE
+                    && currentTimeNanos() >= deadline) {
                 break;
             }
         }
         if (ran != 0) {
-            tasksRunThisIteration += ran;
-            totalTasksRun += ran;
+            c.tasksRunThisIteration += ran;
+            c.totalTasksRun += ran;
         }
-        return ran == max;
     }
 
     private void runDueScheduledTasks() {
@@ -504,14 +493,14 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     }
 
     private boolean endIteration(int before) {
-        int ran = tasksRunThisIteration;
+        int ran = counters.tasksRunThisIteration;
         // Idle iterations write nothing: these fields sit near what submitters read on every execute().
-        if (tasksRunLastIteration != ran) {
-            tasksRunLastIteration = ran;
+        if (counters.tasksRunLastIteration != ran) {
+            counters.tasksRunLastIteration = ran;
         }
         if (ran > 0) {
-            tasksRunThisIteration = 0;
-            lastExecutionNanos = iterationStartNanos;
+            counters.tasksRunThisIteration = 0;
+            counters.lastExecutionNanos = counters.iterationStartNanos;
         }
         return ran > before;
     }
@@ -542,7 +531,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             // Tasks keep arriving: the quiet period starts again, unless there is none.
             return quietPeriod == 0;
         }
-        long quietSoFar = now - lastExecutionNanos;
+        long quietSoFar = now - counters.lastExecutionNanos;
         if (quietSoFar < quietPeriod) {
             sleepUntilWork(Math.min(quietPeriod - quietSoFar + 1, SHUTDOWN_POLL_INTERVAL_NANOS), false);
             Thread.interrupted();
@@ -583,7 +572,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     private void runThread() {
         thread = Thread.currentThread();
-        lastExecutionNanos = currentTimeNanos();
+        counters.lastExecutionNanos = currentTimeNanos();
         try {
             run();
         } catch (Throwable t) {
@@ -636,8 +625,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             }
             late = lateSubmitters;
         }
-        tasksRunLastIteration = tasksRunThisIteration;
-        tasksRunThisIteration = 0;
+        counters.tasksRunLastIteration = counters.tasksRunThisIteration;
+        counters.tasksRunThisIteration = 0;
     }
 
     private void terminate() {
@@ -778,17 +767,44 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
 
     /** Tasks the most recent {@link #runAllTasks()} iteration ran (including the task taken before it). */
     public int tasksRunLastIteration() {
-        return tasksRunLastIteration;
+        return counters.tasksRunLastIteration;
     }
 
     /** Tasks run since the executor started. Best effort from other threads. */
     public long totalTasksRun() {
-        return totalTasksRun;
+        return counters.totalTasksRun;
     }
 
     @Override
     public String toString() {
         return getClass().getSimpleName() + '@' + Integer.toHexString(hashCode()) + "(state: " + state + ')';
+    }
+
+    /**
+     * The executor thread's bookkeeping, in an object of its own. The loop writes it on every batch of tasks;
+     * among the executor's fields it would share a cache line with {@code state}, {@code thread} or
+     * {@code sleeping}, which every submission from another thread reads, and each batch would then cost the
+     * next submitter a cache miss. Padded on both sides (superclass fields are laid out first, subclass fields
+     * last), because the collector may move it next to the executor.
+     */
+    static final class LoopCounters extends LoopCountersFields {
+        long padAfter1, padAfter2, padAfter3, padAfter4, padAfter5, padAfter6, padAfter7, padAfter8;
+    }
+
+    abstract static class LoopCountersFields extends LoopCountersPadding {
+        long lastExecutionNanos;
+        long iterationStartNanos;
+        // Also read by other threads, best effort.
+        long totalTasksRun;
+        int tasksRunThisIteration;
+        // Also read by other threads, best effort.
+        int tasksRunLastIteration;
+        // Submissions made on the executor thread; runAllTasks(long) stops taking newcomers once one happened.
+        int selfSubmissions;
+    }
+
+    abstract static class LoopCountersPadding {
+        long padBefore1, padBefore2, padBefore3, padBefore4, padBefore5, padBefore6, padBefore7, padBefore8;
     }
 
     /** Starts one new thread per task; used to start the single executor thread. */
