@@ -108,6 +108,7 @@ class IdleSpinTest {
             // Woken milliseconds after it sleeps: the watch was wasted, it halves back to the minimum.
             for (int i = 0; i < 100 && loop.idleSpinNanos() > min; i++) {
                 handler[0].awaitSleeping();
+                // The delay is the stimulus here, not a wait for an event.
                 Thread.sleep(2);
                 runOn(loop);
             }
