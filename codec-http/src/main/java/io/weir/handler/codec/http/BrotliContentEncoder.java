@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  * stays valid only until the next call. Each chunk ends with a flush, so everything given so far decodes.
  * One native encoder per body: brotli4j cannot reset one, and {@link #close()} frees it.
  */
-final class BrotliContentEncoder implements ContentEncoder {
+final class BrotliContentEncoder extends AbstractContentEncoder {
     /** Native input buffer size: large enough that a 16 KiB chunk goes in with one JNI call. */
     static final int MAX_INPUT_BUFFER_BYTES = 32 * 1024;
     /** Room reserved per flush for block headers when the output size is first guessed. */
@@ -43,45 +43,34 @@ final class BrotliContentEncoder implements ContentEncoder {
     }
 
     @Override
-    public ByteBuf encode(ByteBuf in, ByteBufAllocator alloc) {
-        int length = in.readableBytes();
-        ByteBuf out = alloc.buffer(length / 2 + FLUSH_OVERHEAD_BYTES);
-        try {
-            if (length == 0) {
-                return out;
-            }
-            while (in.isReadable()) {
-                int n = Math.min(in.readableBytes(), input.capacity());
-                input.clear().limit(n);
-                in.readBytes(input);
-                // The last piece of the chunk is pushed with FLUSH: one call both compresses and flushes it.
-                EncoderJNI.Operation op = in.isReadable() ? EncoderJNI.Operation.PROCESS
-                        : EncoderJNI.Operation.FLUSH;
-                encoder.push(op, n);
-                drain(op, out);
-            }
-            return out;
-        } catch (Throwable t) {
-            out.release();
-            throw t;
+    ByteBuf newEncodeOutput(ByteBufAllocator alloc, int length) {
+        return alloc.buffer(length / 2 + FLUSH_OVERHEAD_BYTES);
+    }
+
+    @Override
+    void encodeInto(ByteBuf in, ByteBuf out, ByteBufAllocator alloc) {
+        while (in.isReadable()) {
+            int n = Math.min(in.readableBytes(), input.capacity());
+            input.clear().limit(n);
+            in.readBytes(input);
+            // The last piece of the chunk is pushed with FLUSH: one call both compresses and flushes it.
+            EncoderJNI.Operation op = in.isReadable() ? EncoderJNI.Operation.PROCESS : EncoderJNI.Operation.FLUSH;
+            encoder.push(op, n);
+            drain(op, out);
         }
     }
 
     @Override
-    public ByteBuf finish(ByteBufAllocator alloc) {
-        ByteBuf out = alloc.buffer(FLUSH_OVERHEAD_BYTES);
-        try {
+    ByteBuf newFinishOutput(ByteBufAllocator alloc) {
+        return alloc.buffer(FLUSH_OVERHEAD_BYTES);
+    }
+
+    @Override
+    void finishInto(ByteBuf out) {
+        do {
             encoder.push(EncoderJNI.Operation.FINISH, 0);
             drain(EncoderJNI.Operation.FINISH, out);
-            while (!encoder.isFinished()) {
-                encoder.push(EncoderJNI.Operation.FINISH, 0);
-                drain(EncoderJNI.Operation.FINISH, out);
-            }
-            return out;
-        } catch (Throwable t) {
-            out.release();
-            throw t;
-        }
+        } while (!encoder.isFinished());
     }
 
     /** Moves everything the encoder produced into {@code out}, feeding it the rest of its input as it asks. */

@@ -14,7 +14,7 @@ import java.util.zip.Deflater;
  *   gzip member: | 1F 8B | CM=08 | FLG=0 | MTIME (4) | XFL | OS=FF | deflate data ... | CRC32 (LE) | ISIZE (LE) |
  * </pre>
  */
-final class DeflateContentEncoder implements ContentEncoder {
+final class DeflateContentEncoder extends AbstractContentEncoder {
     private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, (byte) 0xff};
     private static final int GZIP_TRAILER_BYTES = 8;
     /** Room for a sync-flush marker and block headers beyond the stored-block worst case. */
@@ -32,46 +32,42 @@ final class DeflateContentEncoder implements ContentEncoder {
     }
 
     @Override
-    public ByteBuf encode(ByteBuf in, ByteBufAllocator alloc) {
+    ByteBuf newEncodeOutput(ByteBufAllocator alloc, int length) {
+        return alloc.buffer(worstCase(length) + headerBytes());
+    }
+
+    @Override
+    void encodeInto(ByteBuf in, ByteBuf out, ByteBufAllocator alloc) {
+        writeHeaderOnce(out);
         int length = in.readableBytes();
-        ByteBuf out = alloc.buffer(worstCase(length) + headerBytes());
-        try {
-            writeHeaderOnce(out);
-            if (length > 0) {
-                ByteBuffer input = in.nioBuffer(in.readerIndex(), length);
-                if (crc != null) {
-                    crc.update(input.duplicate());
-                }
-                deflater.setInput(input);
-                in.skipBytes(length);
-                drain(out, Deflater.SYNC_FLUSH);
+        if (length > 0) {
+            ByteBuffer input = in.nioBuffer(in.readerIndex(), length);
+            if (crc != null) {
+                crc.update(input.duplicate());
             }
-            return out;
-        } catch (Throwable t) {
-            out.release();
-            throw t;
+            deflater.setInput(input);
+            in.skipBytes(length);
+            drain(out, Deflater.SYNC_FLUSH);
         }
     }
 
     @Override
-    public ByteBuf finish(ByteBufAllocator alloc) {
-        ByteBuf out = alloc.buffer(FLUSH_OVERHEAD_BYTES + headerBytes() + GZIP_TRAILER_BYTES);
-        try {
-            writeHeaderOnce(out);
-            deflater.finish();
-            while (!deflater.finished()) {
-                out.ensureWritable(FLUSH_OVERHEAD_BYTES);
-                deflateInto(out, Deflater.NO_FLUSH);
-            }
-            if (crc != null) {
-                out.ensureWritable(GZIP_TRAILER_BYTES);
-                out.writeIntLE((int) crc.getValue());
-                out.writeIntLE((int) deflater.getBytesRead());
-            }
-            return out;
-        } catch (Throwable t) {
-            out.release();
-            throw t;
+    ByteBuf newFinishOutput(ByteBufAllocator alloc) {
+        return alloc.buffer(FLUSH_OVERHEAD_BYTES + headerBytes() + GZIP_TRAILER_BYTES);
+    }
+
+    @Override
+    void finishInto(ByteBuf out) {
+        writeHeaderOnce(out);
+        deflater.finish();
+        while (!deflater.finished()) {
+            out.ensureWritable(FLUSH_OVERHEAD_BYTES);
+            deflateInto(out, Deflater.NO_FLUSH);
+        }
+        if (crc != null) {
+            out.ensureWritable(GZIP_TRAILER_BYTES);
+            out.writeIntLE((int) crc.getValue());
+            out.writeIntLE((int) deflater.getBytesRead());
         }
     }
 

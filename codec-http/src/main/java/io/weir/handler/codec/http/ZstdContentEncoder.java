@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * <p>Like the zlib encoders, one native context serves every response of a channel (setting one up costs more
  * than compressing a small body); {@link #end()} frees it.
  */
-final class ZstdContentEncoder implements ContentEncoder {
+final class ZstdContentEncoder extends AbstractContentEncoder {
     /** Heap input is staged through direct memory in pieces of at most this size. */
     static final int STAGING_BYTES = 64 * 1024;
     /** Room for block headers and the frame header/epilogue beyond the input. */
@@ -61,49 +61,45 @@ final class ZstdContentEncoder implements ContentEncoder {
     }
 
     @Override
-    public ByteBuf encode(ByteBuf in, ByteBufAllocator alloc) {
+    ByteBuf newEncodeOutput(ByteBufAllocator alloc, int length) {
+        return alloc.directBuffer(length + (length >>> 7) + OVERHEAD_BYTES);
+    }
+
+    @Override
+    void encodeInto(ByteBuf in, ByteBuf out, ByteBufAllocator alloc) {
         int length = in.readableBytes();
-        ByteBuf out = alloc.directBuffer(length + (length >>> 7) + OVERHEAD_BYTES);
+        if (length == 0) {
+            return;
+        }
+        if (in.isDirect() && in.nioBufferCount() == 1) {
+            ByteBuffer src = in.nioBuffer(in.readerIndex(), length);
+            compress(src, out, EndDirective.FLUSH);
+            in.skipBytes(length);
+            return;
+        }
+        ByteBuf staging = alloc.directBuffer(Math.min(length, STAGING_BYTES));
         try {
-            if (length == 0) {
-                return out;
+            while (in.isReadable()) {
+                int n = Math.min(in.readableBytes(), staging.capacity());
+                staging.clear();
+                in.readBytes(staging, n);
+                ByteBuffer src = staging.nioBuffer(0, n);
+                compress(src, out, in.isReadable() ? EndDirective.CONTINUE : EndDirective.FLUSH);
             }
-            if (in.isDirect() && in.nioBufferCount() == 1) {
-                ByteBuffer src = in.nioBuffer(in.readerIndex(), length);
-                compress(src, out, EndDirective.FLUSH);
-                in.skipBytes(length);
-            } else {
-                ByteBuf staging = alloc.directBuffer(Math.min(length, STAGING_BYTES));
-                try {
-                    while (in.isReadable()) {
-                        int n = Math.min(in.readableBytes(), staging.capacity());
-                        staging.clear();
-                        in.readBytes(staging, n);
-                        ByteBuffer src = staging.nioBuffer(0, n);
-                        compress(src, out, in.isReadable() ? EndDirective.CONTINUE : EndDirective.FLUSH);
-                    }
-                } finally {
-                    staging.release();
-                }
-            }
-            return out;
-        } catch (Throwable t) {
-            out.release();
-            throw t;
+        } finally {
+            staging.release();
         }
     }
 
     @Override
-    public ByteBuf finish(ByteBufAllocator alloc) {
-        ByteBuf out = alloc.directBuffer(OVERHEAD_BYTES);
-        try {
-            compress(noInput, out, EndDirective.END);
-            frameEnded = true;
-            return out;
-        } catch (Throwable t) {
-            out.release();
-            throw t;
-        }
+    ByteBuf newFinishOutput(ByteBufAllocator alloc) {
+        return alloc.directBuffer(OVERHEAD_BYTES);
+    }
+
+    @Override
+    void finishInto(ByteBuf out) {
+        compress(noInput, out, EndDirective.END);
+        frameEnded = true;
     }
 
     /** Compresses all of {@code src}, then keeps calling until the directive is complete, growing {@code out}. */
