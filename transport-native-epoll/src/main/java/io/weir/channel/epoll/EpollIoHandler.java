@@ -11,6 +11,7 @@ import io.weir.channel.unix.FileDescriptor;
 import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -33,6 +34,14 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * handle, the <em>wake-up eventfd</em>, or the <em>deadline timerfd</em>. Every ready handle then receives one
  * {@link EpollIoEvent} through its registration; when a wait fills the event array, the array doubles (up to
  * {@value #MAX_EVENT_ARRAY_LENGTH} events) so the next wait collects more at once.
+ *
+ * <p><b>Idle polling.</b> Before it blocks, a handler whose recent sleeps I/O ended within a millisecond (a loop
+ * in a conversation with a peer that answers quickly) first polls with {@code epoll_wait(0)} for a while, up to
+ * {@code io.weir.epoll.maxIdlePollNanos} ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off).
+ * The answer then finds the thread awake, which spares the sleep, the wake-up and, on virtual machines whose
+ * idle CPUs halt, a wake-up latency that can exceed the round trip itself many times. A loop whose I/O arrives
+ * further apart than that, or whose sleeps timers and tasks end, does not poll; see {@code IdlePoll} for the
+ * rule. A scheduled task's deadline cuts a poll short.
  *
  * <p><b>Scheduled tasks: a timerfd.</b> The next scheduled task's deadline is armed on a {@code timerfd}
  * ({@code CLOCK_MONOTONIC}, nanosecond resolution, the clock of {@link System#nanoTime()}), and re-armed only
@@ -62,6 +71,15 @@ public final class EpollIoHandler implements IoHandler {
     public static final int DEFAULT_EVENT_ARRAY_LENGTH = 512;
     /** The most events one {@code epoll_wait} collects, however often the array filled. */
     public static final int MAX_EVENT_ARRAY_LENGTH = 1 << 16;
+    /**
+     * Default for {@code io.weir.epoll.maxIdlePollNanos}: the longest an idle handler polls for readiness before
+     * it blocks (see the class comment), in nanoseconds; 0 turns polling off. Longer than a loopback round trip
+     * between two loops on a slow virtual machine, short enough that a loop whose peer has gone quiet wastes
+     * little before it sleeps.
+     */
+    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 50_000;
+    static final long MAX_IDLE_POLL_NANOS =
+            Math.max(0, SystemProperties.getLong("io.weir.epoll.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
     private static final System.Logger LOGGER = System.getLogger(EpollIoHandler.class.getName());
     private static final long NO_DEADLINE = Long.MIN_VALUE;
@@ -83,12 +101,17 @@ public final class EpollIoHandler implements IoHandler {
     private final int eventFdNumber;
     private final int timerFdNumber;
     private final EpollEventArray events;
+    private final IdlePoll idlePoll = new IdlePoll(MAX_IDLE_POLL_NANOS);
     // Loop thread only: descriptor number -> its live registration.
     private final IntObjectHashMap<EpollRegistration> registrationsByFd = new IntObjectHashMap<>();
 
     // Loop thread only: the deadline (ticker time) the timerfd is armed for, or NO_DEADLINE.
     private long armedDeadlineNanos = NO_DEADLINE;
     private boolean destroyed;
+    // Loop thread only, set by waitForEvents for run(): how long the wait blocked (-1: it did not), and whether
+    // an idle poll found the events.
+    private long blockedNanos = -1;
+    private boolean pollFound;
 
     // 1 from just before the loop's last look at its task queue until a waker consumes it or the wait returns.
     private volatile int wakeupArmed;
@@ -169,14 +192,18 @@ public final class EpollIoHandler implements IoHandler {
 
     @Override
     public int run(IoHandlerContext context) {
+        blockedNanos = -1;
+        pollFound = false;
         int ready = waitForEvents(context);
         if (ready <= 0) {
             context.reportActiveIoTime(0);
+            adaptIdlePoll(0);
             return 0;
         }
         long start = System.nanoTime();
         int handled = processReady(ready);
         context.reportActiveIoTime(System.nanoTime() - start);
+        adaptIdlePoll(handled);
         if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "epoll event array of " + this + " grew to " + events.length());
         }
@@ -193,14 +220,62 @@ public final class EpollIoHandler implements IoHandler {
         }
         long now = ticker.nanoTime();
         long delayNanos = context.delayNanos(now);
+        long poll = idlePoll.nanos();
+        if (poll > 0 && delayNanos > 0) {
+            // Still armed: a task queued meanwhile writes the eventfd, which the poll finds like any readiness.
+            int ready = idlePoll(Math.min(poll, delayNanos));
+            if (ready > 0) {
+                pollFound = true;
+                WAKEUP_ARMED.lazySet(this, 0);
+                return ready;
+            }
+            now = ticker.nanoTime();
+            delayNanos = context.delayNanos(now);
+        }
         if (delayNanos <= 0) {
             WAKEUP_ARMED.lazySet(this, 0);
             return epollWait(0);
         }
-        int ready = epollWait(armTimer(now, delayNanos) ? WAIT_FOREVER : fallbackTimeoutMillis(delayNanos));
+        boolean timerArmed = armTimer(now, delayNanos);
+        long blockedAt = System.nanoTime();
+        int ready = epollWait(timerArmed ? WAIT_FOREVER : fallbackTimeoutMillis(delayNanos));
+        blockedNanos = System.nanoTime() - blockedAt;
         // A stale 1 would only cost a later waker one redundant eventfd write; no fence needed.
         WAKEUP_ARMED.lazySet(this, 0);
         return ready;
+    }
+
+    /** Polls for readiness for about {@code nanos}; the number of ready descriptors, 0 if none turned up. */
+    private int idlePoll(long nanos) {
+        if (nanos <= 0) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        do {
+            int ready = epollWait(0);
+            if (ready > 0) {
+                return ready;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - start < nanos);
+        return 0;
+    }
+
+    /** After a run: teaches the idle poll how this run's wait ended ({@code handled}: handles it dispatched to). */
+    private void adaptIdlePoll(int handled) {
+        if (blockedNanos >= 0) {
+            idlePoll.sleepEnded(blockedNanos, handled > 0);
+        } else if (pollFound && handled > 0) {
+            idlePoll.found();
+        }
+    }
+
+    /**
+     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
+     * comment); 0 if it blocks at once. Loop thread only.
+     */
+    long idlePollNanos() {
+        return idlePoll.nanos();
     }
 
     /**

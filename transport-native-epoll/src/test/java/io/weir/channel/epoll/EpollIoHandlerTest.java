@@ -13,6 +13,7 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.IoRegistration;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.SingleThreadIoEventLoop;
+import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
 import io.weir.util.concurrent.ScheduledFuture;
 import io.weir.util.platform.PlatformInfo;
@@ -24,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -274,6 +276,37 @@ class EpollIoHandlerTest {
     }
 
     @Test
+    void aLoopWhosePeerAnswersQuicklyPollsBeforeItBlocksAndStillHearsTasks() throws Exception {
+        start();
+        Socket[] pair = pair();
+        PollRecordingHandle handle = new PollRecordingHandle(new SocketHandle(pair[1]));
+        register(handle, EpollIoOps.EPOLLIN);
+        // Every write ends a sleep of the loop's, well within a millisecond unless the machine stalls, so the
+        // idle poll grows; tasks from this thread meanwhile may land while it polls, and must run all the same.
+        for (int i = 0; i < 200; i++) {
+            SocketHandle.write(pair[0], "!");
+            assertThat(handle.socket.nextEvent().isReadable()).isTrue();
+            CountDownLatch ran = new CountDownLatch(1);
+            loop.execute(ran::countDown);
+            assertThat(ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("task " + i).isTrue();
+        }
+        assertThat(handle.longestPollNanos.get()).isPositive();
+    }
+
+    @Test
+    void aLoopThatOnlyTasksAndTimersWakeNeverPolls() throws Exception {
+        start();
+        AtomicLong longestPoll = new AtomicLong();
+        for (int i = 0; i < 50; i++) {
+            loop.submit(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max))
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            loop.schedule(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max),
+                    100, TimeUnit.MICROSECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        assertThat(longestPoll.get()).isZero();
+    }
+
+    @Test
     void shutdownClosesHandlesThatAreStillRegistered() throws Exception {
         start();
         Socket[] pair = pair();
@@ -353,6 +386,32 @@ class EpollIoHandlerTest {
         AtomicInteger ran = new AtomicInteger();
         onLoop(ran::incrementAndGet);
         assertThat(ran.get()).isEqualTo(1);
+    }
+
+    /** A socket handle that notes, on every event, the longest idle poll its handler has been at. */
+    private final class PollRecordingHandle implements EpollIoHandle {
+        final SocketHandle socket;
+        final AtomicLong longestPollNanos = new AtomicLong();
+
+        PollRecordingHandle(SocketHandle socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public FileDescriptor fd() {
+            return socket.fd();
+        }
+
+        @Override
+        public void handle(IoRegistration registration, IoEvent event) {
+            longestPollNanos.accumulateAndGet(handler.get().idlePollNanos(), Math::max);
+            socket.handle(registration, event);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
     }
 
     /** Counts runs and remembers the epoll handler it wraps. */

@@ -1,0 +1,90 @@
+package io.weir.channel.epoll;
+
+/**
+ * How long an idle {@link EpollIoHandler} keeps polling for readiness ({@code epoll_wait} with a zero timeout)
+ * before it blocks, adapted to how its sleeps end. Loop thread only.
+ *
+ * <p>A blocking wait costs the loop more than the two system calls: the thread sleeps, and whoever makes a
+ * descriptor ready then pays for waking it, and the loop for being scheduled again. On a virtual machine whose
+ * idle CPUs halt, that latency is tens to hundreds of microseconds, far longer than a loopback round trip. A
+ * loop in a conversation (a request answered by the peer's next request, a reply answered by the next call)
+ * spends most of each exchange waking up. Polling for a little while before blocking keeps the thread, and its
+ * CPU, awake for the answer.
+ *
+ * <p>The rule, which keeps a loop that is not in such a conversation from polling at all:
+ * <ul>
+ *   <li>The poll starts off (0). A sleep that I/O ended less than {@value #SHORT_SLEEP_NANOS} ns after it began,
+ *       a sleep that polling for longer might have spared, grows it: from 0 to a quarter of the maximum, then
+ *       fourfold, up to the maximum. The threshold is that long because the measured sleep includes the wake-up
+ *       latency, which is what polling saves.</li>
+ *   <li>A sleep that lasted longer, or that a timer or a task ended, halves it; under
+ *       {@value #MIN_NANOS} ns it drops to 0.</li>
+ *   <li>A short I/O-ended sleep after a poll of the maximum length means the peer answers further away than
+ *       polling reaches: the poll drops to 0 and may not grow again for a cool-down of that many short sleeps,
+ *       1 at first and doubling with each such miss, up to {@value #MAX_COOL_DOWN}. A poll that finds
+ *       readiness ends the cool-downs: its next miss at the maximum starts again from 1.</li>
+ * </ul>
+ * So a loop fed by a peer that answers within the maximum polls the whole time in between and never sleeps,
+ * and a loop whose I/O arrives further apart polls about nothing once its cool-down has grown: at most the
+ * maximum plus a quarter of it per doubling of the cool-down.
+ */
+final class IdlePoll {
+    /** Sleeps shorter than this that I/O ended count as near misses. */
+    static final long SHORT_SLEEP_NANOS = 1_000_000;
+    /** Shorter polls are not worth the first {@code epoll_wait}: the poll drops to 0. */
+    static final long MIN_NANOS = 1_000;
+    /** The longest cool-down, in short sleeps. */
+    static final int MAX_COOL_DOWN = 1 << 12;
+
+    private final long maxNanos;
+    private long nanos;
+    // Short sleeps still to pass before the poll may grow again.
+    private int coolDown;
+    // The cool-down the next miss at the maximum imposes; 0 until the first one.
+    private int nextCoolDown;
+
+    /**
+     * @param maxNanos the longest poll; 0 turns polling off
+     * @throws IllegalArgumentException if {@code maxNanos} is negative
+     */
+    IdlePoll(long maxNanos) {
+        if (maxNanos < 0) {
+            throw new IllegalArgumentException("maxNanos: " + maxNanos + " (expected: >= 0)");
+        }
+        this.maxNanos = maxNanos;
+    }
+
+    /** How long the next idle poll lasts, in nanoseconds; 0: block at once. */
+    long nanos() {
+        return nanos;
+    }
+
+    /** The poll found readiness of a handle before it ran out. */
+    void found() {
+        nextCoolDown = 0;
+    }
+
+    /**
+     * Adapts the poll to a sleep that just ended.
+     *
+     * @param sleptNanos how long the blocking wait lasted
+     * @param endedByIo whether a handle's readiness ended it (not only the wake-up eventfd or the timerfd)
+     */
+    void sleepEnded(long sleptNanos, boolean endedByIo) {
+        if (maxNanos == 0) {
+            return;
+        }
+        if (!endedByIo || sleptNanos >= SHORT_SLEEP_NANOS) {
+            long half = nanos >> 1;
+            nanos = half < MIN_NANOS ? 0 : half;
+        } else if (nanos >= maxNanos) {
+            nanos = 0;
+            coolDown = nextCoolDown;
+            nextCoolDown = nextCoolDown == 0 ? 1 : Math.min(MAX_COOL_DOWN, nextCoolDown << 1);
+        } else if (coolDown > 0) {
+            coolDown--;
+        } else {
+            nanos = Math.min(maxNanos, nanos == 0 ? Math.max(MIN_NANOS, maxNanos >> 2) : nanos << 2);
+        }
+    }
+}
