@@ -20,9 +20,9 @@ package io.weir.channel.epoll;
  *   <li>A sleep that lasted longer, or that a timer or a task ended, halves it; under
  *       {@value #MIN_NANOS} ns it drops to 0.</li>
  *   <li>A short I/O-ended sleep after a poll of the maximum length means the peer answers further away than
- *       polling reaches: the poll drops to 0 and may not grow again for a cool-down of that many short sleeps,
- *       1 at first and doubling with each such miss, up to {@value #MAX_COOL_DOWN}. A poll that finds
- *       readiness ends the cool-downs: its next miss at the maximum starts again from 1.</li>
+ *       polling reaches: the poll drops to 0 and may not grow again for a cool-down of short sleeps: none after
+ *       the first such miss, 1 after the second, doubling with each further one up to {@value #MAX_COOL_DOWN}.
+ *       A poll that finds readiness starts this count over: the next miss is a first one again.</li>
  * </ul>
  * So a loop fed by a peer that answers within the maximum polls the whole time in between and never sleeps,
  * and a loop whose I/O arrives further apart polls about nothing once its cool-down has grown: at most the
