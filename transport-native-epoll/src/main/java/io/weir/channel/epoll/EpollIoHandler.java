@@ -245,11 +245,11 @@ public final class EpollIoHandler implements IoHandler {
         return ready;
     }
 
-    /** Polls for readiness for about {@code nanos}; the number of ready descriptors, 0 if none turned up. */
+    /**
+     * Polls for readiness for about {@code nanos} (positive); the number of ready descriptors, 0 if none turned
+     * up.
+     */
     private int idlePoll(long nanos) {
-        if (nanos <= 0) {
-            return 0;
-        }
         long start = System.nanoTime();
         do {
             int ready = epollWait(0);

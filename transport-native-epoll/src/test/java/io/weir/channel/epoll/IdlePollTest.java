@@ -13,10 +13,16 @@ class IdlePollTest {
     /** A poll of the maximum length, reached from 0 by two short I/O-ended sleeps. */
     private static IdlePoll atMax() {
         IdlePoll poll = new IdlePoll(MAX);
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
+        shortIoSleeps(poll, 2);
         assertThat(poll.nanos()).isEqualTo(MAX);
         return poll;
+    }
+
+    /** {@code count} sleeps that I/O ended well within the near-miss threshold. */
+    private static void shortIoSleeps(IdlePoll poll, int count) {
+        for (int i = 0; i < count; i++) {
+            poll.sleepEnded(SHORT, true);
+        }
     }
 
     @Test
@@ -75,8 +81,7 @@ class IdlePollTest {
                 poll.sleepEnded(SHORT, true);
                 assertThat(poll.nanos()).as("short sleep " + i + " of cool-down " + coolDown).isZero();
             }
-            poll.sleepEnded(SHORT, true);
-            poll.sleepEnded(SHORT, true);
+            shortIoSleeps(poll, 2);
             assertThat(poll.nanos()).isEqualTo(MAX);
         }
     }
@@ -86,35 +91,26 @@ class IdlePollTest {
         IdlePoll poll = atMax();
         // Each cycle: a miss at the maximum, the cool-down it imposes, two sleeps to grow back.
         for (int coolDown = 0; coolDown < IdlePoll.MAX_COOL_DOWN; coolDown = coolDown == 0 ? 1 : coolDown << 1) {
-            poll.sleepEnded(SHORT, true);
-            for (int i = 0; i < coolDown + 2; i++) {
-                poll.sleepEnded(SHORT, true);
-            }
+            shortIoSleeps(poll, 1 + coolDown + 2);
             assertThat(poll.nanos()).isEqualTo(MAX);
         }
         for (int cycle = 0; cycle < 2; cycle++) {
-            poll.sleepEnded(SHORT, true);
-            for (int i = 0; i < IdlePoll.MAX_COOL_DOWN; i++) {
-                poll.sleepEnded(SHORT, true);
-            }
+            shortIoSleeps(poll, 1 + IdlePoll.MAX_COOL_DOWN);
             assertThat(poll.nanos()).as("cycle %d: still cooling down", cycle).isZero();
-            poll.sleepEnded(SHORT, true);
+            shortIoSleeps(poll, 1);
             assertThat(poll.nanos()).as("cycle %d: cooled down", cycle).isEqualTo(MAX / 4);
-            poll.sleepEnded(SHORT, true);
+            shortIoSleeps(poll, 1);
         }
     }
 
     @Test
-    void aPollThatFindsReadinessEndsTheCoolDowns() {
+    void aPollThatFindsReadinessMakesTheNextMissAFirstOneAgain() {
         IdlePoll poll = atMax();
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
+        // A first miss, two sleeps to grow back, a second miss: off for a cool-down of 1.
+        shortIoSleeps(poll, 4);
         assertThat(poll.nanos()).as("off for a cool-down of 1").isZero();
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
+        // The cool-down, then two sleeps to grow back.
+        shortIoSleeps(poll, 3);
         assertThat(poll.nanos()).isEqualTo(MAX);
         poll.found();
         // The next miss is a first one again: no cool-down.
@@ -127,8 +123,7 @@ class IdlePollTest {
     @Test
     void aZeroMaximumTurnsPollingOffForGood() {
         IdlePoll poll = new IdlePoll(0);
-        poll.sleepEnded(SHORT, true);
-        poll.sleepEnded(SHORT, true);
+        shortIoSleeps(poll, 2);
         assertThat(poll.nanos()).isZero();
     }
 
