@@ -44,9 +44,9 @@ import java.util.function.UnaryOperator;
  * ({@value #DEFAULT_IDLE_SPIN_NANOS} ns by default) and adapts to how sleeps end: it grows, up to
  * {@code io.weir.eventLoop.maxIdleSpinNanos} ({@value #DEFAULT_MAX_IDLE_SPIN_NANOS} ns), while submitters keep
  * waking the loop shortly after it went to sleep, and shrinks back when sleeps last or I/O ends them. I/O
- * readiness that arrives during a watch waits at most that long. The watch sees tasks only; a handler that can
- * poll for readiness cheaply may do so after it, with the wake-up flag armed so tasks still reach it (the epoll
- * handler's idle poll, which adapts to how I/O ends its sleeps, as this watch adapts to submitters).
+ * readiness that arrives during a watch waits at most that long. The watch sees tasks only; a handler may poll
+ * for readiness after it, with the wake-up flag armed so tasks still reach it (the NIO and epoll handlers do, by
+ * {@link IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to submitters).
  *
  * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
  * fields; reads from other threads are best effort.

@@ -1,6 +1,7 @@
 package io.weir.channel.epoll;
 
 import io.weir.channel.EventLoop;
+import io.weir.channel.IdlePoll;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;
@@ -40,7 +41,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * {@code io.weir.epoll.maxIdlePollNanos} ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off).
  * The answer then finds the thread awake, which spares the sleep, the wake-up and, on virtual machines whose
  * idle CPUs halt, a wake-up latency that can exceed the round trip itself many times. A loop whose I/O arrives
- * further apart than that, or whose sleeps timers and tasks end, does not poll; see {@code IdlePoll} for the
+ * further apart than that, or whose sleeps timers and tasks end, does not poll; see {@link IdlePoll} for the
  * rule. A scheduled task's deadline cuts a poll short.
  *
  * <p><b>Scheduled tasks: a timerfd.</b> The next scheduled task's deadline is armed on a {@code timerfd}
@@ -197,13 +198,13 @@ public final class EpollIoHandler implements IoHandler {
         int ready = waitForEvents(context);
         if (ready <= 0) {
             context.reportActiveIoTime(0);
-            adaptIdlePoll(0);
+            idlePoll.runEnded(blockedNanos, pollFound, 0);
             return 0;
         }
         long start = System.nanoTime();
         int handled = processReady(ready);
         context.reportActiveIoTime(System.nanoTime() - start);
-        adaptIdlePoll(handled);
+        idlePoll.runEnded(blockedNanos, pollFound, handled);
         if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "epoll event array of " + this + " grew to " + events.length());
         }
@@ -259,15 +260,6 @@ public final class EpollIoHandler implements IoHandler {
             Thread.onSpinWait();
         } while (System.nanoTime() - start < nanos);
         return 0;
-    }
-
-    /** After a run: teaches the idle poll how this run's wait ended ({@code handled}: handles it dispatched to). */
-    private void adaptIdlePoll(int handled) {
-        if (blockedNanos >= 0) {
-            idlePoll.sleepEnded(blockedNanos, handled > 0);
-        } else if (pollFound && handled > 0) {
-            idlePoll.found();
-        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.weir.channel.nio;
 
 import io.weir.channel.EventLoop;
+import io.weir.channel.IdlePoll;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;
@@ -41,6 +42,13 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * scheduled task never runs early). Then every selected key's handle receives one {@link NioIoEvent} with the
  * key's ready operations, through the {@link IoRegistration} that {@link #register} returned.
  *
+ * <p><b>Idle polling.</b> Before it blocks, a handler whose recent sleeps I/O ended within a millisecond (a loop
+ * in a conversation with a peer that answers quickly) first polls with {@code selectNow()} for a while, up to
+ * {@code io.weir.nio.maxIdlePollNanos} ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off), so
+ * that the answer finds the thread awake; see {@link IdlePoll} for the rule. The poll ends when readiness turns
+ * up, when the next scheduled task is due, or when a {@link #wakeup()} takes the armed flag: {@code selectNow()}
+ * clears a pending {@link Selector#wakeup()}, so the flag, not the selector, tells the poll that a task came.
+ *
  * <p><b>Selected keys.</b> Where the JDK allows it, the selector's selected-key {@code HashSet} is replaced by
  * an array the handler walks by index, which saves hashing and an iterator on every select. The fields are set
  * by reflection where {@code --add-opens java.base/sun.nio.ch=io.weir.transport} (or {@code =ALL-UNNAMED} on
@@ -66,6 +74,14 @@ public final class NioIoHandler implements IoHandler {
      */
     public static final int DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD =
             SystemProperties.getInt("io.weir.selectorAutoRebuildThreshold", 512);
+
+    /**
+     * Default for {@code io.weir.nio.maxIdlePollNanos}: the longest an idle handler polls for readiness before it
+     * blocks (see the class comment), in nanoseconds; 0 turns polling off.
+     */
+    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 50_000;
+    static final long MAX_IDLE_POLL_NANOS =
+            Math.max(0, SystemProperties.getLong("io.weir.nio.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
     private static final System.Logger LOGGER = System.getLogger(NioIoHandler.class.getName());
     /** First JDK where setting a final field by reflection prints a warning (JEP 500). */
@@ -148,6 +164,13 @@ public final class NioIoHandler implements IoHandler {
     private boolean processing;
     private boolean selectedKeysDropped;
     private int prematureReturns;
+    private final IdlePoll idlePoll = new IdlePoll(MAX_IDLE_POLL_NANOS);
+    // This run: how long its select blocked (-1: it did not block), and whether its idle poll found readiness.
+    private long blockedNanos;
+    private boolean pollFound;
+    // A waker took the armed flag while the handler polled: its Selector.wakeup() may still come and end the next
+    // blocking select at once, which is then no sign of the JDK's spinning selector.
+    private boolean wakeupMayBePending;
 
     // 1 from just before a select that may block until the first waker consumes it or the select returns.
     private volatile int wakeupArmed;
@@ -295,17 +318,29 @@ public final class NioIoHandler implements IoHandler {
 
     @Override
     public int run(IoHandlerContext context) {
+        blockedNanos = -1;
+        pollFound = false;
         select(context);
         SelectedKeyArraySet keys = selectedKeys;
         int pending = keys != null ? keys.size : selector.selectedKeys().size();
         if (pending == 0) {
             context.reportActiveIoTime(0);
+            idlePoll.runEnded(blockedNanos, pollFound, 0);
             return 0;
         }
         long start = System.nanoTime();
         int handled = processSelectedKeys();
         context.reportActiveIoTime(System.nanoTime() - start);
+        idlePoll.runEnded(blockedNanos, pollFound, handled);
         return handled;
+    }
+
+    /**
+     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
+     * comment); 0 if it blocks at once. Loop thread only.
+     */
+    long idlePollNanos() {
+        return idlePoll.nanos();
     }
 
     private int select(IoHandlerContext context) {
@@ -319,6 +354,19 @@ public final class NioIoHandler implements IoHandler {
                 return sel.selectNow();
             }
             long delayNanos = context.delayNanos(ticker.nanoTime());
+            long poll = idlePoll.nanos();
+            if (poll > 0 && delayNanos > 0) {
+                // Still armed: a task queued meanwhile takes the flag, which ends the poll.
+                int ready = idlePoll(sel, Math.min(poll, delayNanos));
+                if (ready > 0 || wakeupArmed == 0) {
+                    pollFound = ready > 0;
+                    if (WAKEUP_ARMED.getAndSet(this, 0) == 0) {
+                        wakeupMayBePending = true;
+                    }
+                    return ready;
+                }
+                delayNanos = context.delayNanos(ticker.nanoTime());
+            }
             if (delayNanos <= 0) {
                 WAKEUP_ARMED.lazySet(this, 0);
                 return sel.selectNow();
@@ -328,7 +376,9 @@ public final class NioIoHandler implements IoHandler {
                     : delayNanos / NANOS_PER_MILLI + (delayNanos % NANOS_PER_MILLI == 0 ? 0 : 1);
             long start = System.nanoTime();
             int selected = timeoutMillis == 0 ? sel.select() : sel.select(timeoutMillis);
-            boolean wokenUp = WAKEUP_ARMED.getAndSet(this, 0) == 0;
+            blockedNanos = System.nanoTime() - start;
+            boolean wokenUp = WAKEUP_ARMED.getAndSet(this, 0) == 0 || wakeupMayBePending;
+            wakeupMayBePending = false;
             if (selected != 0 || wokenUp) {
                 prematureReturns = 0;
             } else {
@@ -344,6 +394,22 @@ public final class NioIoHandler implements IoHandler {
     }
 
     /** A blocking select returned nothing, unwoken: count it if it came back early. */
+    /**
+     * Polls for readiness for about {@code nanos} (positive): the number of keys selected, 0 if none turned up
+     * or a waker took the armed flag.
+     */
+    private int idlePoll(Selector sel, long nanos) throws IOException {
+        long start = System.nanoTime();
+        do {
+            int ready = sel.selectNow();
+            if (ready > 0 || wakeupArmed == 0) {
+                return ready;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - start < nanos);
+        return 0;
+    }
+
     private void checkPrematureReturn(long startNanos, long timeoutMillis) {
         if (Thread.interrupted()) {
             // An interrupt ends a select at once; it is not the JDK bug, and it must not end the next one too.

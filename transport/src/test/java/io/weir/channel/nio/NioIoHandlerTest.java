@@ -10,8 +10,10 @@ import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -348,5 +350,40 @@ class NioIoHandlerTest {
             assertThat(handle.received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo("n" + i);
         }
         assertThat(loop.registeredChannels()).isEqualTo(10);
+    }
+
+    @ParameterizedTest(name = "array keys: {0}")
+    @ValueSource(booleans = {true, false})
+    void aLoopWhosePeerAnswersQuicklyPollsBeforeItBlocksAndStillHearsTasks(boolean arrayKeys) throws Exception {
+        start(arrayKeys);
+        PipeHandle handle = pipe(true);
+        AtomicLong longestPoll = new AtomicLong();
+        handle.onEvent = r -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max);
+        IoRegistration registration = register(handle);
+        onLoop(() -> registration.submit(NioIoOps.READ));
+        // Every write ends a sleep of the loop's, well within a millisecond unless the machine stalls, so the
+        // idle poll grows; tasks from this thread meanwhile may land while it polls, and must run all the same.
+        for (int i = 0; i < 200; i++) {
+            handle.write("!");
+            assertThat(handle.received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("write " + i).isEqualTo("!");
+            CountDownLatch ran = new CountDownLatch(1);
+            loop.execute(ran::countDown);
+            assertThat(ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("task " + i).isTrue();
+        }
+        assertThat(longestPoll.get()).isPositive();
+    }
+
+    @ParameterizedTest(name = "array keys: {0}")
+    @ValueSource(booleans = {true, false})
+    void aLoopThatOnlyTasksAndTimersWakeNeverPolls(boolean arrayKeys) throws Exception {
+        start(arrayKeys);
+        AtomicLong longestPoll = new AtomicLong();
+        for (int i = 0; i < 50; i++) {
+            loop.submit(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max))
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            loop.schedule(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max),
+                    100, TimeUnit.MICROSECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        assertThat(longestPoll.get()).isZero();
     }
 }

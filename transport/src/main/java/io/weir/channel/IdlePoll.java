@@ -1,8 +1,9 @@
-package io.weir.channel.epoll;
+package io.weir.channel;
 
 /**
- * How long an idle {@link EpollIoHandler} keeps polling for readiness ({@code epoll_wait} with a zero timeout)
- * before it blocks, adapted to how its sleeps end. Loop thread only.
+ * How long an idle {@link IoHandler} keeps polling for readiness without blocking (a {@code selectNow()}, an
+ * {@code epoll_wait} with a zero timeout) before it blocks, adapted to how its sleeps end. For handler
+ * implementations: the NIO and epoll handlers use it. Loop thread only.
  *
  * <p>A blocking wait costs the loop more than the two system calls: the thread sleeps, and whoever makes a
  * descriptor ready then pays for waking it, and the loop for being scheduled again. On a virtual machine whose
@@ -10,6 +11,10 @@ package io.weir.channel.epoll;
  * loop in a conversation (a request answered by the peer's next request, a reply answered by the next call)
  * spends most of each exchange waking up. Polling for a little while before blocking keeps the thread, and its
  * CPU, awake for the answer.
+ *
+ * <p>A handler asks {@link #nanos()} before it blocks, polls for that long (or until the loop's next deadline, or
+ * until a task arrives), and after its run reports either {@link #found()} (the poll found readiness) or
+ * {@link #sleepEnded(long, boolean)} (it blocked, and how that ended).
  *
  * <p>The rule, which keeps a loop that is not in such a conversation from polling at all:
  * <ul>
@@ -28,13 +33,13 @@ package io.weir.channel.epoll;
  * and a loop whose I/O arrives further apart polls about nothing once its cool-down has grown: at most the
  * maximum plus a quarter of it per doubling of the cool-down.
  */
-final class IdlePoll {
+public final class IdlePoll {
     /** Sleeps shorter than this that I/O ended count as near misses. */
-    static final long SHORT_SLEEP_NANOS = 1_000_000;
-    /** Shorter polls are not worth the first {@code epoll_wait}: the poll drops to 0. */
-    static final long MIN_NANOS = 1_000;
+    public static final long SHORT_SLEEP_NANOS = 1_000_000;
+    /** Shorter polls are not worth the first non-blocking check: the poll drops to 0. */
+    public static final long MIN_NANOS = 1_000;
     /** The longest cool-down, in short sleeps. */
-    static final int MAX_COOL_DOWN = 1 << 12;
+    public static final int MAX_COOL_DOWN = 1 << 12;
 
     private final long maxNanos;
     private long nanos;
@@ -47,7 +52,7 @@ final class IdlePoll {
      * @param maxNanos the longest poll; 0 turns polling off
      * @throws IllegalArgumentException if {@code maxNanos} is negative
      */
-    IdlePoll(long maxNanos) {
+    public IdlePoll(long maxNanos) {
         if (maxNanos < 0) {
             throw new IllegalArgumentException("maxNanos: " + maxNanos + " (expected: >= 0)");
         }
@@ -55,22 +60,38 @@ final class IdlePoll {
     }
 
     /** How long the next idle poll lasts, in nanoseconds; 0: block at once. */
-    long nanos() {
+    public long nanos() {
         return nanos;
     }
 
     /** The poll found readiness of a handle before it ran out. */
-    void found() {
+    public void found() {
         nextCoolDown = 0;
+    }
+
+    /**
+     * After a handler's run: adapts the poll to how the run's wait ended ({@link #sleepEnded} if it blocked,
+     * {@link #found()} if its poll found readiness that a handle then took).
+     *
+     * @param blockedNanos how long the run blocked; negative if it did not block
+     * @param pollFound whether the run's idle poll found readiness
+     * @param handled the handles the run dispatched events to
+     */
+    public void runEnded(long blockedNanos, boolean pollFound, int handled) {
+        if (blockedNanos >= 0) {
+            sleepEnded(blockedNanos, handled > 0);
+        } else if (pollFound && handled > 0) {
+            found();
+        }
     }
 
     /**
      * Adapts the poll to a sleep that just ended.
      *
      * @param sleptNanos how long the blocking wait lasted
-     * @param endedByIo whether a handle's readiness ended it (not only the wake-up eventfd or the timerfd)
+     * @param endedByIo whether a handle's readiness ended it (not only a wake-up or the deadline)
      */
-    void sleepEnded(long sleptNanos, boolean endedByIo) {
+    public void sleepEnded(long sleptNanos, boolean endedByIo) {
         if (maxNanos == 0) {
             return;
         }

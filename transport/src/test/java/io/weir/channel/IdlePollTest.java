@@ -1,4 +1,4 @@
-package io.weir.channel.epoll;
+package io.weir.channel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -118,6 +118,33 @@ class IdlePollTest {
         assertThat(poll.nanos()).isZero();
         poll.sleepEnded(SHORT, true);
         assertThat(poll.nanos()).isEqualTo(MAX / 4);
+    }
+
+    @Test
+    void aRunTeachesThePollBySleepIfItBlockedAndByFindingIfItsPollFoundWhatAHandleTook() {
+        IdlePoll poll = new IdlePoll(MAX);
+        poll.runEnded(SHORT, false, 1);
+        assertThat(poll.nanos()).as("a short sleep that I/O ended").isEqualTo(MAX / 4);
+        poll.runEnded(SHORT, false, 0);
+        assertThat(poll.nanos()).as("a short sleep that no handle's readiness ended").isEqualTo(MAX / 8);
+        poll.runEnded(-1, false, 3);
+        assertThat(poll.nanos()).as("did not block, did not poll: nothing learned").isEqualTo(MAX / 8);
+
+        IdlePoll found = atMax();
+        // A first miss, two sleeps to grow back, a second miss: the third would impose a cool-down of 2.
+        shortIoSleeps(found, 4);
+        shortIoSleeps(found, 3);
+        found.runEnded(-1, true, 0);
+        found.sleepEnded(SHORT, true);
+        assertThat(found.nanos()).as("readiness no handle took is no find: a third miss").isZero();
+        shortIoSleeps(found, 2);
+        assertThat(found.nanos()).as("cooling down for 2").isZero();
+        shortIoSleeps(found, 2);
+        assertThat(found.nanos()).isEqualTo(MAX);
+        found.runEnded(-1, true, 1);
+        found.sleepEnded(SHORT, true);
+        shortIoSleeps(found, 1);
+        assertThat(found.nanos()).as("after a find, the next miss is a first one: no cool-down").isEqualTo(MAX / 4);
     }
 
     @Test
