@@ -837,6 +837,32 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         }
     }
 
+    /**
+     * Settles what a close on the loop would have settled, for a channel whose loop terminated before closing
+     * it (a transport without an I/O handle for the loop to close, such as local): fails and releases the
+     * writes still queued, fails a pending connect and completes the close future. Fires no events, since no
+     * loop runs them any more. The transport first marks itself closed, so that {@link #isOpen()} is false.
+     * Call only after the loop has terminated; any thread. Does nothing if the channel was closed already.
+     */
+    protected final void settleCloseAfterLoopTerminated() {
+        if (closeInitiated || closeFuture.isDone()) {
+            return;
+        }
+        closeInitiated = true;
+        ChannelOutboundBuffer buffer = outboundBuffer;
+        outboundBuffer = null;
+        ChannelPromise pendingConnect = connectPromise;
+        connectPromise = null;
+        closeFuture.setClosed();
+        if (pendingConnect != null) {
+            pendingConnect.tryFailure(new StacklessClosedChannelException("connect", null));
+        }
+        if (buffer != null) {
+            buffer.failFlushed(new StacklessClosedChannelException("write", null), false);
+            buffer.close(new StacklessClosedChannelException("write", null));
+        }
+    }
+
     final void deregister0(ChannelPromise promise) {
         deregister(promise, false);
     }

@@ -19,6 +19,7 @@ import io.weir.channel.local.LocalServerChannel;
 import io.weir.channel.nio.NioIoHandler;
 import java.net.BindException;
 import java.net.SocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -139,5 +140,38 @@ class LocalTransportTest extends AbstractTransportScenarioTest {
         assertThat(write.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(write.isSuccess()).isFalse();
         assertThat(buf.refCnt()).isZero();
+    }
+
+    @Test
+    void aChannelWhoseLoopTerminatesIsClosedAndItsQueuedWritesFailAndAreReleased() throws Exception {
+        CompletableFuture<Channel> child = new CompletableFuture<>();
+        Channel server = bind(server(new ChannelHandler() {
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) {
+                child.complete(ctx.channel());
+            }
+        }));
+        EventLoopGroup clientGroup = newGroup();
+        try {
+            Channel client = connect(clientChannel(new Bootstrap().group(clientGroup)).handler(NOOP),
+                    server.localAddress());
+            Channel serverChild = child.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            ByteBuf unflushed = Unpooled.buffer(1).writeByte(1);
+            ChannelFuture write = client.eventLoop().submit(() -> client.write(unflushed))
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            // Local channels have no I/O handle for the loop to close: they close once their loop has terminated.
+            clientGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            assertThat(client.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(client.isOpen()).isFalse();
+            assertThat(write.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(write.cause()).isInstanceOf(ClosedChannelException.class);
+            assertThat(unflushed.refCnt()).isZero();
+            // The other end lives on a loop that still runs: it is closed there, with its events.
+            assertThat(serverChild.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            clientGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        }
     }
 }

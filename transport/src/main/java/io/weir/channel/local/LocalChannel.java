@@ -231,6 +231,7 @@ public class LocalChannel extends AbstractChannel implements LocalChannelRegistr
         }
         state = State.CLOSED;
         releaseInbound();
+        settleCloseAfterLoopTerminated();
         LocalChannel p = peer;
         if (p != null && p.isOpen()) {
             execute(p, p.closeTask, null);

@@ -140,6 +140,7 @@ public class LocalServerChannel extends AbstractChannel implements ServerChannel
         while ((child = pending.poll()) != null) {
             child.loopTerminated();
         }
+        settleCloseAfterLoopTerminated();
     }
 
     /**
