@@ -353,7 +353,10 @@ class SingleThreadIoEventLoopTest {
             assertThat(eventsAfterCancel).isZero();
 
             // Ten tasks queued behind a blocker run together in the next iteration; the tenth queues a probe
-            // that runs in the iteration after and reads the count.
+            // that runs in the iteration after and reads the count. With an I/O ratio below 100 an iteration
+            // also takes the tasks queued while it runs, within a time budget: the ten could then join the
+            // blocker's iteration whenever the blocker is released quickly.
+            loop.setIoRatio(100);
             CountDownLatch release = block(loop);
             for (int i = 0; i < 9; i++) {
                 loop.execute(() -> { });
