@@ -393,7 +393,6 @@ public final class NioIoHandler implements IoHandler {
         }
     }
 
-    /** A blocking select returned nothing, unwoken: count it if it came back early. */
     /**
      * Polls for readiness for about {@code nanos} (positive): the number of keys selected, 0 if none turned up
      * or a waker took the armed flag.
@@ -410,6 +409,7 @@ public final class NioIoHandler implements IoHandler {
         return 0;
     }
 
+    /** A blocking select returned nothing, unwoken: count it if it came back early. */
     private void checkPrematureReturn(long startNanos, long timeoutMillis) {
         if (Thread.interrupted()) {
             // An interrupt ends a select at once; it is not the JDK bug, and it must not end the next one too.
