@@ -650,6 +650,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         boolean firstRegistration = neverRegistered;
         neverRegistered = false;
         registered = true;
+        if (registration == null && eventLoop instanceof SingleThreadIoEventLoop loop) {
+            // No handle for the I/O handler to close at shutdown: the loop closes the channel itself.
+            loop.handlelessChannelRegistered(this);
+        }
         // Read before the promise's listeners run: one of them may bind or connect, and that operation
         // fires channelActive itself; this one must not fire it a second time. Read again after
         // channelRegistered: a handler may have closed the channel there (a filter rejecting it).
@@ -839,9 +843,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     /**
      * Settles what a close on the loop would have settled, for a channel whose loop terminated before closing
-     * it (a transport without an I/O handle for the loop to close, such as local): fails and releases the
-     * writes still queued, fails a pending connect and completes the close future. Fires no events, since no
-     * loop runs them any more. The transport first marks itself closed, so that {@link #isOpen()} is false.
+     * it: a channel without an I/O handle (local) that registered after its loop began to shut down, or never
+     * registered. Fails and releases the writes still queued, fails a pending connect and completes the close
+     * future. Fires no events, since no loop runs them any more. The transport first marks itself closed, so that {@link #isOpen()} is false.
      * Call only after the loop has terminated; any thread. Does nothing if the channel was closed already.
      */
     protected final void settleCloseAfterLoopTerminated() {
@@ -889,6 +893,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
                 ioRegistration = null;
                 if (registration != null) {
                     registration.cancel();
+                } else if (registered && eventLoop instanceof SingleThreadIoEventLoop loop) {
+                    loop.handlelessChannelDeregistered(this);
                 }
                 if (fireChannelInactive) {
                     pipeline.fireChannelInactive();

@@ -8,7 +8,10 @@ import io.weir.util.concurrent.RejectedExecutionHandler;
 import io.weir.util.concurrent.SingleThreadEventExecutor;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -94,6 +97,8 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     // What the handler reported for its current run; 0 when it reported nothing.
     private long reportedIoTimeNanos;
     private boolean preparedToDestroy;
+    // Loop thread only: registered channels that have no I/O handle, which the handler therefore cannot close.
+    private final Set<AbstractChannel> handlelessChannels = Collections.newSetFromMap(new IdentityHashMap<>());
     // Written by the loop thread; read by anyone, best effort.
     private int ioEventsHandledLastRun;
 
@@ -214,6 +219,30 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
         } catch (Throwable t) {
             LOGGER.log(Level.WARNING, "Exception while preparing the I/O handler of " + this + " to be destroyed", t);
         }
+        // Channels without an I/O handle (local ones) close here, like the handler's: with their events, while
+        // the loop still runs the tasks those queue.
+        if (!handlelessChannels.isEmpty()) {
+            for (AbstractChannel channel : handlelessChannels.toArray(new AbstractChannel[0])) {
+                try {
+                    channel.close();
+                } catch (Throwable t) {
+                    LOGGER.log(Level.WARNING, "Exception while closing " + channel + " on shutdown", t);
+                }
+            }
+        }
+    }
+
+    /**
+     * A channel without an I/O handle registered with this loop; closed when the loop starts shutting down, if
+     * it registered before that (a later one is the transport's to close). Loop thread only.
+     */
+    void handlelessChannelRegistered(AbstractChannel channel) {
+        handlelessChannels.add(channel);
+    }
+
+    /** That channel deregistered (or closed). Loop thread only. */
+    void handlelessChannelDeregistered(AbstractChannel channel) {
+        handlelessChannels.remove(channel);
     }
 
     @Override

@@ -143,7 +143,7 @@ class LocalTransportTest extends AbstractTransportScenarioTest {
     }
 
     @Test
-    void aChannelWhoseLoopTerminatesIsClosedAndItsQueuedWritesFailAndAreReleased() throws Exception {
+    void channelsCloseWithTheirEventsWhenTheirGroupShutsDownAndQueuedWritesFail() throws Exception {
         CompletableFuture<Channel> child = new CompletableFuture<>();
         Channel server = bind(server(new ChannelHandler() {
             @Override
@@ -153,23 +153,66 @@ class LocalTransportTest extends AbstractTransportScenarioTest {
         }));
         EventLoopGroup clientGroup = newGroup();
         try {
-            Channel client = connect(clientChannel(new Bootstrap().group(clientGroup)).handler(NOOP),
-                    server.localAddress());
+            CountDownLatch inactive = new CountDownLatch(1);
+            CountDownLatch unregistered = new CountDownLatch(1);
+            Channel client = connect(clientChannel(new Bootstrap().group(clientGroup)).handler(new ChannelHandler() {
+                @Override
+                public void channelInactive(ChannelHandlerContext ctx) {
+                    inactive.countDown();
+                }
+
+                @Override
+                public void channelUnregistered(ChannelHandlerContext ctx) {
+                    unregistered.countDown();
+                }
+            }), server.localAddress());
             Channel serverChild = child.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             ByteBuf unflushed = Unpooled.buffer(1).writeByte(1);
             ChannelFuture write = client.eventLoop().submit(() -> client.write(unflushed))
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
-            // Local channels have no I/O handle for the loop to close: they close once their loop has terminated.
             clientGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
-            assertThat(client.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-            assertThat(client.isOpen()).isFalse();
+            // Closed by its loop as the loop began to shut down, so all of it happened before the loop ended.
+            assertThat(client.closeFuture().isDone()).isTrue();
+            assertThat(inactive.getCount()).isZero();
+            assertThat(unregistered.getCount()).isZero();
+            assertThat(write.cause()).isInstanceOf(ClosedChannelException.class);
+            assertThat(unflushed.refCnt()).isZero();
+            // The other end lives on a loop that still runs: it is closed there.
+            assertThat(serverChild.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            clientGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aChannelRegisteredAfterItsLoopBeganToShutDownIsClosedOnceTheLoopHasTerminated() throws Exception {
+        Channel server = bind(server(NOOP));
+        EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            Channel first = connect(clientChannel(new Bootstrap().group(clientGroup)).handler(NOOP),
+                    server.localAddress());
+            // A quiet period keeps the loop taking tasks after it closed the channels it had.
+            var terminated = clientGroup.shutdownGracefully(300, 5_000, TimeUnit.MILLISECONDS);
+            assertThat(first.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            ChannelFuture connected = clientChannel(new Bootstrap().group(clientGroup)).handler(NOOP)
+                    .connect(server.localAddress());
+            assertThat(connected.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(connected.cause()).isNull();
+            Channel late = connected.channel();
+            ByteBuf unflushed = Unpooled.buffer(1).writeByte(1);
+            ChannelFuture write = late.eventLoop().submit(() -> late.write(unflushed))
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            terminated.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            // No loop is left to close it with events: it is closed without them, and nothing it held leaks.
+            assertThat(late.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(late.isOpen()).isFalse();
             assertThat(write.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
             assertThat(write.cause()).isInstanceOf(ClosedChannelException.class);
             assertThat(unflushed.refCnt()).isZero();
-            // The other end lives on a loop that still runs: it is closed there, with its events.
-            assertThat(serverChild.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
         } finally {
             clientGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
         }

@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * The JVM-wide state of the local transport: which server is bound to which name, and which local channels
- * live on which event loop. Local channels have no I/O handle, so no I/O handler closes them when their loop
- * shuts down; the registry does it when the loop terminates. Thread-safe.
+ * live on which event loop. Local channels have no I/O handle for an I/O handler to close; their loop closes
+ * those registered before it began to shut down, and the registry closes the rest (registered later, or never)
+ * once the loop has terminated. Thread-safe.
  */
 final class LocalChannelRegistry {
     private static final ConcurrentMap<LocalAddress, LocalServerChannel> BOUND = new ConcurrentHashMap<>();
