@@ -809,6 +809,26 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         ChannelOutboundBuffer buffer = outboundBuffer;
         // No more writes from here on: they fail at once instead of queueing behind the close.
         outboundBuffer = null;
+        ChannelPromise pendingConnect = takeConnectPromise();
+        try {
+            doClose();
+            closeFuture.setClosed();
+            promise.trySuccess();
+        } catch (Throwable t) {
+            closeFuture.setClosed();
+            promise.tryFailure(t);
+        }
+        failPendingWork(pendingConnect, buffer, cause);
+        if (inFlush) {
+            // Still inside doWrite: let it unwind before handlers hear about the close.
+            invokeLater(() -> deregister(voidPromise, wasActive && !isActive()));
+        } else {
+            deregister(voidPromise, wasActive && !isActive());
+        }
+    }
+
+    /** Takes the pending connect's promise, if any, and cancels its timeout. */
+    private ChannelPromise takeConnectPromise() {
         ChannelPromise pendingConnect = connectPromise;
         if (pendingConnect != null) {
             connectPromise = null;
@@ -818,14 +838,11 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
                 connectTimeoutFuture = null;
             }
         }
-        try {
-            doClose();
-            closeFuture.setClosed();
-            promise.trySuccess();
-        } catch (Throwable t) {
-            closeFuture.setClosed();
-            promise.tryFailure(t);
-        }
+        return pendingConnect;
+    }
+
+    /** After a close: fails the pending connect (if any) and the queued writes, releasing their messages. */
+    private static void failPendingWork(ChannelPromise pendingConnect, ChannelOutboundBuffer buffer, Throwable cause) {
         if (pendingConnect != null) {
             pendingConnect.tryFailure(new StacklessClosedChannelException("connect", cause));
         }
@@ -833,20 +850,15 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             buffer.failFlushed(cause != null ? cause : new StacklessClosedChannelException("write", null), false);
             buffer.close(new StacklessClosedChannelException("write", cause));
         }
-        if (inFlush) {
-            // Still inside doWrite: let it unwind before handlers hear about the close.
-            invokeLater(() -> deregister(voidPromise, wasActive && !isActive()));
-        } else {
-            deregister(voidPromise, wasActive && !isActive());
-        }
     }
 
     /**
-     * Settles what a close on the loop would have settled, for a channel whose loop terminated before closing
-     * it: a channel without an I/O handle (local) that registered after its loop began to shut down, or never
-     * registered. Fails and releases the writes still queued, fails a pending connect and completes the close
-     * future. Fires no events, since no loop runs them any more. The transport first marks itself closed, so that {@link #isOpen()} is false.
-     * Call only after the loop has terminated; any thread. Does nothing if the channel was closed already.
+     * Settles what a close on the loop would have settled, for a channel that no loop will close any more: one
+     * without an I/O handle (local) whose loop terminated before closing it (it registered after the loop began
+     * to shut down), or that never registered. Fails the pending connect and the queued writes, releasing their
+     * messages, and completes the close future; fires no events, since no loop runs them. The transport marks
+     * itself closed first, so that {@link #isOpen()} is false. Any thread, but only once no loop can run anything
+     * of this channel; does nothing if the channel was closed already.
      */
     protected final void settleCloseAfterLoopTerminated() {
         if (closeInitiated || closeFuture.isDone()) {
@@ -855,16 +867,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         closeInitiated = true;
         ChannelOutboundBuffer buffer = outboundBuffer;
         outboundBuffer = null;
-        ChannelPromise pendingConnect = connectPromise;
-        connectPromise = null;
+        ChannelPromise pendingConnect = takeConnectPromise();
         closeFuture.setClosed();
-        if (pendingConnect != null) {
-            pendingConnect.tryFailure(new StacklessClosedChannelException("connect", null));
-        }
-        if (buffer != null) {
-            buffer.failFlushed(new StacklessClosedChannelException("write", null), false);
-            buffer.close(new StacklessClosedChannelException("write", null));
-        }
+        failPendingWork(pendingConnect, buffer, null);
     }
 
     final void deregister0(ChannelPromise promise) {

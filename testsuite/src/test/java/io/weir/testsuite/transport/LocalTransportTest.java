@@ -126,12 +126,7 @@ class LocalTransportTest extends AbstractTransportScenarioTest {
     @Test
     void writesAfterThePeerClosedFail() throws Exception {
         CompletableFuture<Channel> child = new CompletableFuture<>();
-        Channel server = bind(server(new ChannelHandler() {
-            @Override
-            public void channelActive(ChannelHandlerContext ctx) {
-                child.complete(ctx.channel());
-            }
-        }));
+        Channel server = bindRecordingChild(child);
         Channel client = connect(client(NOOP), server.localAddress());
         child.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertThat(client.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
@@ -145,12 +140,7 @@ class LocalTransportTest extends AbstractTransportScenarioTest {
     @Test
     void channelsCloseWithTheirEventsWhenTheirGroupShutsDownAndQueuedWritesFail() throws Exception {
         CompletableFuture<Channel> child = new CompletableFuture<>();
-        Channel server = bind(server(new ChannelHandler() {
-            @Override
-            public void channelActive(ChannelHandlerContext ctx) {
-                child.complete(ctx.channel());
-            }
-        }));
+        Channel server = bindRecordingChild(child);
         EventLoopGroup clientGroup = newGroup();
         try {
             CountDownLatch inactive = new CountDownLatch(1);
@@ -216,5 +206,15 @@ class LocalTransportTest extends AbstractTransportScenarioTest {
         } finally {
             clientGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
         }
+    }
+
+    /** A server that completes {@code child} with the first channel it accepts. */
+    private Channel bindRecordingChild(CompletableFuture<Channel> child) throws Exception {
+        return bind(server(new ChannelHandler() {
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) {
+                child.complete(ctx.channel());
+            }
+        }));
     }
 }
