@@ -1,0 +1,10 @@
+/**
+ * Weir's HTTP/2 (RFC 9113) with HPACK (RFC 7541): frames, connection state and flow control, streams as child
+ * channels, and h2c. Implementation details live in {@code io.weir.handler.codec.http2.internal}, which is not
+ * exported.
+ */
+module io.weir.codec.http2 {
+    requires transitive io.weir.codec.http;
+
+    exports io.weir.handler.codec.http2;
+}
