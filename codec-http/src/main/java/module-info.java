@@ -10,6 +10,7 @@ module io.weir.codec.http {
     requires static com.aayushatharva.brotli4j;
     requires static com.github.luben.zstd_jni;
 
+    exports io.weir.handler.codec.compression;
     exports io.weir.handler.codec.http;
     exports io.weir.handler.codec.http.cookie;
     exports io.weir.handler.codec.http.cors;

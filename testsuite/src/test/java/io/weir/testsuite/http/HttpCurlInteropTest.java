@@ -17,7 +17,7 @@ import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
-import io.weir.handler.codec.http.CompressionLibrary;
+import io.weir.handler.codec.compression.CompressionLibrary;
 import io.weir.handler.codec.http.DefaultFullHttpRequest;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpResponse;

@@ -1,8 +1,9 @@
 package io.weir.handler.codec.http;
 
 import io.weir.channel.ChannelHandlerContext;
-import java.util.Arrays;
-import java.util.Objects;
+import io.weir.handler.codec.compression.CompressionLibrary;
+import io.weir.handler.codec.compression.CompressionOptions;
+import io.weir.handler.codec.compression.ContentEncoderCache;
 
 /**
  * Compresses response bodies with brotli, zstd, gzip or deflate (zlib), whichever the request's
@@ -32,22 +33,10 @@ public class HttpContentCompressor extends HttpContentEncoder {
     public static final int DEFAULT_MIN_CONTENT_SIZE_BYTES = 1024;
 
     private static final String GZIP = HttpHeaderValues.GZIP.toString();
-    private static final String DEFLATE = HttpHeaderValues.DEFLATE.toString();
-    private static final String BR = "br";
-    private static final String ZSTD = "zstd";
-    /** The codings in the order that wins ties of q-value. */
-    private static final String[] PREFERENCE = {BR, ZSTD, GZIP, DEFLATE};
 
     private final int minContentSizeBytes;
-    /** The options of each offered coding; null when the coding is not offered or its library is missing. */
-    private final CompressionOptions.Brotli brotli;
-    private final CompressionOptions.Zstd zstd;
-    private final CompressionOptions.Gzip gzip;
-    private final CompressionOptions.Deflate deflate;
-    /** One native state per coding, reused by every response of the channel; null until first needed. */
-    private DeflateContentEncoder gzipEncoder;
-    private DeflateContentEncoder deflateEncoder;
-    private ZstdContentEncoder zstdEncoder;
+    /** The offered codings and one native state per coding, reused by every response of the channel. */
+    private final ContentEncoderCache encoders;
 
     /**
      * A compressor offering every available coding with its defaults (brotli quality 4, zstd level 3, gzip and
@@ -82,50 +71,12 @@ public class HttpContentCompressor extends HttpContentEncoder {
             throw new IllegalArgumentException("minContentSizeBytes must not be negative: " + minContentSizeBytes);
         }
         this.minContentSizeBytes = minContentSizeBytes;
-        if (options.length == 0) {
-            options = new CompressionOptions[] {CompressionOptions.brotli(), CompressionOptions.zstd(),
-                    CompressionOptions.gzip(), CompressionOptions.deflate()};
-        }
-        CompressionOptions.Brotli b = null;
-        CompressionOptions.Zstd z = null;
-        CompressionOptions.Gzip g = null;
-        CompressionOptions.Deflate d = null;
-        boolean[] seen = new boolean[4];
-        for (CompressionOptions o : options) {
-            Objects.requireNonNull(o, "options");
-            int slot = Arrays.asList(PREFERENCE).indexOf(o.contentCoding());
-            if (seen[slot]) {
-                throw new IllegalArgumentException("coding given twice: " + o.contentCoding());
-            }
-            seen[slot] = true;
-            if (!o.isAvailable()) {
-                continue;
-            }
-            if (o instanceof CompressionOptions.Brotli x) {
-                b = x;
-            } else if (o instanceof CompressionOptions.Zstd x) {
-                z = x;
-            } else if (o instanceof CompressionOptions.Gzip x) {
-                g = x;
-            } else if (o instanceof CompressionOptions.Deflate x) {
-                d = x;
-            }
-        }
-        brotli = b;
-        zstd = z;
-        gzip = g;
-        deflate = d;
+        this.encoders = new ContentEncoderCache(options);
     }
 
     /** Whether this compressor offers {@code contentCoding} ({@code br}, {@code zstd}, {@code gzip}, {@code deflate}). */
     public boolean offers(String contentCoding) {
-        return switch (contentCoding) {
-            case BR -> brotli != null;
-            case ZSTD -> zstd != null;
-            case "gzip" -> gzip != null;
-            case "deflate" -> deflate != null;
-            default -> false;
-        };
+        return encoders.offers(contentCoding);
     }
 
     @Override
@@ -140,36 +91,7 @@ public class HttpContentCompressor extends HttpContentEncoder {
             return null;
         }
         long knownLength = response instanceof FullHttpResponse full ? full.content().readableBytes() : -1;
-        return switch (coding) {
-            case BR -> new Result(BR, new BrotliContentEncoder(brotli, knownLength));
-            case ZSTD -> new Result(ZSTD, acquireZstd(knownLength));
-            default -> new Result(coding, acquireZlib(coding.equals(GZIP)));
-        };
-    }
-
-    private ZstdContentEncoder acquireZstd(long knownLength) {
-        if (zstdEncoder == null) {
-            zstdEncoder = new ZstdContentEncoder(zstd);
-        }
-        if (!zstdEncoder.acquire(knownLength)) {
-            // HttpContentEncoder closes each body's encoder before it begins the next.
-            throw new IllegalStateException("zstd encoder still in use by the previous response");
-        }
-        return zstdEncoder;
-    }
-
-    private DeflateContentEncoder acquireZlib(boolean isGzip) {
-        DeflateContentEncoder encoder = isGzip ? gzipEncoder : deflateEncoder;
-        if (encoder == null || !encoder.acquire()) {
-            encoder = new DeflateContentEncoder(isGzip ? gzip.level() : deflate.level(), isGzip);
-            encoder.acquire();
-            if (isGzip) {
-                gzipEncoder = encoder;
-            } else {
-                deflateEncoder = encoder;
-            }
-        }
-        return encoder;
+        return new Result(coding, encoders.acquire(coding, knownLength));
     }
 
     @Override
@@ -185,18 +107,7 @@ public class HttpContentCompressor extends HttpContentEncoder {
     }
 
     private void endEncoders() {
-        if (gzipEncoder != null) {
-            gzipEncoder.end();
-            gzipEncoder = null;
-        }
-        if (deflateEncoder != null) {
-            deflateEncoder.end();
-            deflateEncoder = null;
-        }
-        if (zstdEncoder != null) {
-            zstdEncoder.end();
-            zstdEncoder = null;
-        }
+        encoders.end();
     }
 
     /**
@@ -213,7 +124,7 @@ public class HttpContentCompressor extends HttpContentEncoder {
         // Preference order on equal q: br, zstd, gzip, deflate; a strictly higher q is needed to displace one.
         String best = null;
         float bestQ = 0;
-        for (String coding : PREFERENCE) {
+        for (String coding : ContentEncoderCache.CODINGS_BY_PREFERENCE) {
             if (offers(coding)) {
                 float q = parsed.qualityOf(coding, coding.equals(GZIP) ? "x-gzip" : null);
                 if (q > bestQ) {

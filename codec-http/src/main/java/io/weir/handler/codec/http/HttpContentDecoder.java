@@ -5,6 +5,9 @@ import io.weir.buffer.CompositeByteBuf;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.handler.codec.compression.ContentDecoder;
+import io.weir.handler.codec.compression.DecompressionException;
+import io.weir.handler.codec.compression.DecompressionLimitExceededException;
 import io.weir.util.ReferenceCountUtil;
 
 /**

@@ -1,5 +1,9 @@
 package io.weir.handler.codec.http;
 
+import io.weir.handler.codec.compression.CompressionLibrary;
+import io.weir.handler.codec.compression.ContentDecoder;
+import io.weir.handler.codec.compression.DecompressionException;
+
 /**
  * Decompresses bodies sent with {@code Content-Encoding} {@code gzip}, {@code x-gzip}, {@code deflate} or
  * {@code x-deflate} (zlib, or raw deflate as some servers send) through the JDK's {@link java.util.zip.Inflater},
@@ -28,18 +32,6 @@ public class HttpContentDecompressor extends HttpContentDecoder {
 
     @Override
     protected ContentDecoder newContentDecoder(String contentEncoding) {
-        if (contentEncoding.equalsIgnoreCase("gzip") || contentEncoding.equalsIgnoreCase("x-gzip")) {
-            return new InflateContentDecoder(true);
-        }
-        if (contentEncoding.equalsIgnoreCase("deflate") || contentEncoding.equalsIgnoreCase("x-deflate")) {
-            return new InflateContentDecoder(false);
-        }
-        if (contentEncoding.equalsIgnoreCase("br")) {
-            return CompressionLibrary.BROTLI.isAvailable() ? new BrotliContentDecoder() : null;
-        }
-        if (contentEncoding.equalsIgnoreCase("zstd")) {
-            return CompressionLibrary.ZSTD.isAvailable() ? new ZstdContentDecoder() : null;
-        }
-        return null;
+        return ContentDecoder.forCoding(contentEncoding);
     }
 }

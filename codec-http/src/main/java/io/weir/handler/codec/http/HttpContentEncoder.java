@@ -5,6 +5,7 @@ import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.EncoderException;
+import io.weir.handler.codec.compression.ContentEncoder;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.List;

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.compression.CompressionLibrary;
+import io.weir.handler.codec.compression.CompressionOptions;
 import io.weir.util.ReferenceCountUtil;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;

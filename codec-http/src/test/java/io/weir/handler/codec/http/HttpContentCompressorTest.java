@@ -7,6 +7,7 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.compression.ContentEncoder;
 import io.weir.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

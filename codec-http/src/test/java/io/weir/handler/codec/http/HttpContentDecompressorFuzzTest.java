@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.compression.ContentDecoder;
+import io.weir.handler.codec.compression.DecompressionException;
 import io.weir.util.ReferenceCountUtil;
 
 /**
@@ -13,7 +15,7 @@ import io.weir.util.ReferenceCountUtil;
  * with {@code JAZZER_FUZZ=1} Jazzer mutates it. The first byte picks the coding (low two bits: gzip, deflate, br,
  * zstd) and the chunk size the body is split into (the other six). Invariants: the only exception is a
  * {@link DecompressionException}; no more than the limit plus one piece is passed on; every piece is at most
- * {@link InflateContentDecoder#PIECE_BYTES}; nothing leaks (the leak detector fails the class).
+ * {@link ContentDecoder#MAX_PIECE_BYTES}; nothing leaks (the leak detector fails the class).
  */
 class HttpContentDecompressorFuzzTest {
     private static final String[] CODINGS = {"gzip", "deflate", "br", "zstd"};
@@ -44,7 +46,7 @@ class HttpContentDecompressorFuzzTest {
             }
             for (Object o; (o = ch.readInbound()) != null; ) {
                 int bytes = ((HttpContent) o).content().readableBytes();
-                assertThat(bytes).isLessThanOrEqualTo(InflateContentDecoder.PIECE_BYTES);
+                assertThat(bytes).isLessThanOrEqualTo(ContentDecoder.MAX_PIECE_BYTES);
                 passedOn += bytes;
                 ReferenceCountUtil.release(o);
             }

@@ -8,6 +8,9 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.compression.ContentDecoder;
+import io.weir.handler.codec.compression.DecompressionException;
+import io.weir.handler.codec.compression.DecompressionLimitExceededException;
 import io.weir.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -66,7 +69,7 @@ class HttpContentDecompressorTest {
         boolean sawLast = false;
         for (Object o; (o = ch.readInbound()) != null; ) {
             HttpContent c = (HttpContent) o;
-            assertThat(c.content().readableBytes()).isLessThanOrEqualTo(InflateContentDecoder.PIECE_BYTES);
+            assertThat(c.content().readableBytes()).isLessThanOrEqualTo(ContentDecoder.MAX_PIECE_BYTES);
             body.writeBytes(ByteBufUtil.getBytes(c.content()));
             sawLast = c instanceof LastHttpContent;
             c.release();
@@ -158,7 +161,7 @@ class HttpContentDecompressorTest {
                 .isInstanceOf(DecompressionLimitExceededException.class)
                 .hasMessageContaining("exceeds 1048576 bytes")
                 .satisfies(e -> assertThat(((DecompressionLimitExceededException) e).decompressedBytes())
-                        .isLessThanOrEqualTo(1024 * 1024 + InflateContentDecoder.PIECE_BYTES));
+                        .isLessThanOrEqualTo(1024 * 1024 + ContentDecoder.MAX_PIECE_BYTES));
         assertThat(req.refCnt()).isZero();
         assertThat((Object) ch.readInbound()).isNull();
         assertThat(ch.finishAndReleaseAll()).isFalse();

@@ -1,5 +1,7 @@
 package io.weir.microbench.http.app;
 
+import io.weir.handler.codec.compression.CompressionLibrary;
+import io.weir.handler.codec.compression.CompressionOptions;
 import io.weir.microbench.util.AbstractMicrobenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
@@ -63,8 +65,8 @@ public class HttpContentCompressorBenchmark extends AbstractMicrobenchmark {
 
     @Setup
     public void setup() {
-        io.weir.handler.codec.http.CompressionLibrary.BROTLI.ensureAvailable();
-        io.weir.handler.codec.http.CompressionLibrary.ZSTD.ensureAvailable();
+        CompressionLibrary.BROTLI.ensureAvailable();
+        CompressionLibrary.ZSTD.ensureAvailable();
         if (!io.netty.handler.codec.compression.Brotli.isAvailable()
                 || !io.netty.handler.codec.compression.Zstd.isAvailable()) {
             throw new IllegalStateException("Netty's brotli or zstd support did not load");
@@ -75,11 +77,11 @@ public class HttpContentCompressorBenchmark extends AbstractMicrobenchmark {
         weirGzipChannel = weirChannel(new io.weir.handler.codec.http.HttpContentCompressor());
         weirBrotliChannel = weirChannel(new io.weir.handler.codec.http.HttpContentCompressor(
                 io.weir.handler.codec.http.HttpContentCompressor.DEFAULT_MIN_CONTENT_SIZE_BYTES,
-                io.weir.handler.codec.http.CompressionOptions.brotli(BROTLI_QUALITY, BROTLI_WINDOW_BITS)));
+                CompressionOptions.brotli(BROTLI_QUALITY, BROTLI_WINDOW_BITS)));
         weirZstdChannel = weirChannel(new io.weir.handler.codec.http.HttpContentCompressor(
                 io.weir.handler.codec.http.HttpContentCompressor.DEFAULT_MIN_CONTENT_SIZE_BYTES,
-                io.weir.handler.codec.http.CompressionOptions.zstd(ZSTD_LEVEL,
-                        io.weir.handler.codec.http.CompressionOptions.Zstd.AUTO_WINDOW_LOG)));
+                CompressionOptions.zstd(ZSTD_LEVEL,
+                        CompressionOptions.Zstd.AUTO_WINDOW_LOG)));
         nettyGzipChannel = nettyChannel(new io.netty.handler.codec.http.HttpContentCompressor());
         nettyBrotliChannel = nettyChannel(new io.netty.handler.codec.http.HttpContentCompressor(
                 io.weir.handler.codec.http.HttpContentCompressor.DEFAULT_MIN_CONTENT_SIZE_BYTES,

@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
@@ -19,9 +19,6 @@ import java.util.zip.Inflater;
  * and length are verified.
  */
 final class InflateContentDecoder implements ContentDecoder {
-    /** Size of each output buffer handed to the sink; bounds how far a limit can be overshot. */
-    static final int PIECE_BYTES = 16 * 1024;
-
     private static final int GZIP_FIXED_HEADER_BYTES = 10;
     private static final int GZIP_TRAILER_BYTES = 8;
     private static final int FHCRC = 0x02;
@@ -240,7 +237,7 @@ final class InflateContentDecoder implements ContentDecoder {
         try {
             for (;;) {
                 if (piece == null) {
-                    piece = alloc.buffer(PIECE_BYTES, PIECE_BYTES);
+                    piece = alloc.buffer(MAX_PIECE_BYTES, MAX_PIECE_BYTES);
                 }
                 int at = piece.writerIndex();
                 int n = inflater.inflate(piece.nioBuffer(at, piece.writableBytes()));

@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 /**
  * A compressed HTTP body decompressed to more bytes than allowed, or to more than allowed per compressed byte:

@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,10 +1,11 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 /**
  * The optional native libraries behind the {@code br} and {@code zstd} content codings, and whether each can be
  * used in this JVM. Both are optional Maven dependencies of weir-codec-http: without them, or without their
- * native code for this platform, {@link HttpContentCompressor} does not offer the coding and
- * {@link HttpContentDecompressor} passes such bodies on untouched, as it does for any coding it does not know.
+ * native code for this platform, {@link ContentEncoderCache} does not offer the coding and
+ * {@link ContentDecoder#forCoding} knows no decoder for it, so HTTP's compressor never offers it and its
+ * decompressor passes such bodies on untouched, as it does for any coding it does not know.
  *
  * <ul>
  *   <li>{@link #BROTLI}: {@code com.aayushatharva.brotli4j:brotli4j} plus the native jar for the platform, e.g.

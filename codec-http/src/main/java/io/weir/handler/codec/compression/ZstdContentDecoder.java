@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDirectBufferDecompressingStreamNoFinalizer;
@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
  * {@code zstd} (RFC 8878; one or more frames) through zstd-jni's streaming decoder. Frames asking for a window
  * over 8 MiB are refused (RFC 9659 §3 lets HTTP decoders do so), which bounds the native memory of one body
  * whatever the input. zstd-jni works on direct memory only: heap input is staged through a pooled direct buffer
- * and output is written into direct pieces of {@value InflateContentDecoder#PIECE_BYTES} bytes, so that a limit
+ * and output is written into direct pieces of {@value ContentDecoder#MAX_PIECE_BYTES} bytes, so that a limit
  * stops a bomb one piece past it.
  */
 final class ZstdContentDecoder implements ContentDecoder {
@@ -81,10 +81,10 @@ final class ZstdContentDecoder implements ContentDecoder {
                 stream = newStream();
             }
             stream.feed(src);
-            ByteBuf piece = alloc.directBuffer(InflateContentDecoder.PIECE_BYTES, InflateContentDecoder.PIECE_BYTES);
+            ByteBuf piece = alloc.directBuffer(MAX_PIECE_BYTES, MAX_PIECE_BYTES);
             int produced;
             try {
-                produced = stream.read(piece.nioBuffer(0, InflateContentDecoder.PIECE_BYTES));
+                produced = stream.read(piece.nioBuffer(0, MAX_PIECE_BYTES));
             } catch (ZstdIOException e) {
                 piece.release();
                 if (e.getErrorCode() == Zstd.errFrameParameterWindowTooLarge()) {
@@ -107,7 +107,7 @@ final class ZstdContentDecoder implements ContentDecoder {
                 piece.release();
             }
             // A full piece may mean more output is held inside zstd even when the input is used up.
-            if (!src.hasRemaining() && produced < InflateContentDecoder.PIECE_BYTES) {
+            if (!src.hasRemaining() && produced < MAX_PIECE_BYTES) {
                 return;
             }
         }

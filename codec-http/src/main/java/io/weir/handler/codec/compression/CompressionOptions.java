@@ -1,7 +1,8 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 /**
- * One content coding {@link HttpContentCompressor} may offer, with its settings. Give the compressor the options
+ * One content coding a compressor (HTTP's {@code HttpContentCompressor}, or any user of {@link ContentEncoderCache})
+ * may offer, with its settings. Give the compressor the options
  * of the codings it should offer; codings left out are never used, and {@link Brotli} or {@link Zstd} whose
  * {@linkplain CompressionLibrary library} is missing are dropped silently. Immutable and thread-safe; the
  * factories validate eagerly and throw {@link IllegalArgumentException} with the offending value.

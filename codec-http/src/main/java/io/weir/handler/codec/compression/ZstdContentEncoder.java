@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.ZstdCompressCtx;

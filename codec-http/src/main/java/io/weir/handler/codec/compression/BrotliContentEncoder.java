@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import com.aayushatharva.brotli4j.encoder.Encoder;
 import com.aayushatharva.brotli4j.encoder.EncoderJNI;

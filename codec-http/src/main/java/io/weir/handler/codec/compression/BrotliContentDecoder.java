@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import com.aayushatharva.brotli4j.decoder.DecoderJNI;
 import io.weir.buffer.ByteBuf;
@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  * {@code br} (RFC 7932) through brotli4j's native decoder. Compressed bytes are copied into the decoder's native
  * input buffer; decoded bytes are taken from its window (at most 16 MiB, the largest standard brotli window, so
  * the native memory of one body is bounded whatever the input) and handed to the sink in pieces of
- * {@value InflateContentDecoder#PIECE_BYTES} bytes, so that a limit stops a bomb one piece past it.
+ * {@value ContentDecoder#MAX_PIECE_BYTES} bytes, so that a limit stops a bomb one piece past it.
  */
 final class BrotliContentDecoder implements ContentDecoder {
     /** Native input buffer size. */
@@ -75,7 +75,7 @@ final class BrotliContentDecoder implements ContentDecoder {
     /** Copies the decoder's output (valid only until its next call) into pieces the sink takes. */
     private static void emit(ByteBuffer produced, ByteBufAllocator alloc, Sink sink) {
         while (produced.hasRemaining()) {
-            int n = Math.min(produced.remaining(), InflateContentDecoder.PIECE_BYTES);
+            int n = Math.min(produced.remaining(), MAX_PIECE_BYTES);
             ByteBuf piece = alloc.buffer(n, n);
             try {
                 int limit = produced.limit();

@@ -1,10 +1,11 @@
-package io.weir.handler.codec.http;
+package io.weir.handler.codec.compression;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
 
 /**
- * Compresses one message body, chunk by chunk, for {@link HttpContentEncoder}. One instance per body; only
+ * Compresses one message body, chunk by chunk, for a protocol's compressing handler (HTTP's
+ * {@code HttpContentEncoder}); {@link ContentEncoderCache} hands them out. One instance per body; only
  * called from the channel's event loop.
  */
 public interface ContentEncoder {
