@@ -17,7 +17,6 @@ module io.weir.common {
             io.weir.transport,
             io.weir.transport.unix.common,
             io.weir.transport.epoll,
-            io.weir.transport.kqueue,
             io.weir.codec,
             io.weir.handler,
             io.weir.codec.http,

@@ -508,7 +508,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     /**
      * Called by {@link #run()} on each turn: returns {@code false} while the executor should keep running,
      * {@code true} once the loop should return. While shutting down it cancels scheduled tasks, runs queued
-     * tasks and waits out the quiet period (blocking up to {@value #SHUTDOWN_POLL_INTERVAL_NANOS} ns per
+     * tasks and waits out the quiet period (blocking up to 100 ms per
      * call, woken by new tasks). Executor thread only.
      *
      * @throws IllegalStateException if called from another thread

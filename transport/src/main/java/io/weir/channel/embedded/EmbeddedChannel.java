@@ -182,10 +182,10 @@ public final class EmbeddedChannel extends AbstractChannel {
 
     /**
      * Fires each message through the pipeline as read, then {@code channelReadComplete}, and runs pending
-     * tasks. Ownership of the messages passes to the pipeline.
+     * tasks. Ownership of the messages passes to the pipeline. On a closed channel it fires nothing and throws the
+     * exception recorded while closing, if any, undeclared (see {@link #checkException()}).
      *
      * @return whether inbound messages are waiting to be read
-     * @throws ClosedChannelException (unchecked) if the channel is closed; exceptions recorded meanwhile
      */
     public boolean writeInbound(Object... msgs) {
         ensureOpen();
