@@ -34,6 +34,15 @@ class TransportsTest {
     }
 
     @Test
+    void onLinuxTheExamplesAreTestedOverEpoll() {
+        // The build compiles the epoll library on Linux and the test JVMs grant native access (JDK 24+ refuses to
+        // load it otherwise), so an unavailable epoll here means the examples' epoll cases silently ran on NIO.
+        if (System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("linux")) {
+            assertThat(Epoll.unavailabilityCause()).as("why epoll did not load").isNull();
+        }
+    }
+
+    @Test
     void theChosenTransportIsEpollExactlyWhenAvailableAndServesTheEchoExample() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory());
         try (EchoServer server = new EchoServer(group)) {
