@@ -46,11 +46,14 @@ import java.util.concurrent.TimeUnit;
  * <li>Body rate: body bytes ({@link HttpContent}) per window after the grace period; a window in which auto-read
  *     was found off at its end (the application or the codec applying backpressure) starts over instead of being
  *     judged.</li>
- * <li>Idle: from the moment the last owed response was written to the socket (its last content's write completed)
+ * <li>Idle: from the moment the last owed response was written and the channel's outbound buffer had drained,
  *     until the next byte.</li>
  * </ul>
- * While the server owes a response (a request was read and its response has not been written out), neither the
- * head nor the idle clock runs: a long download, or a slow application, is the server's time, not the client's.
+ * While the server owes a response (a request was read and its last content not yet written) or still has output
+ * queued for the client, neither the head nor the idle clock runs: a long download, a client reading it slowly,
+ * or a slow application is the server's time, not the client's. Queued output is looked at when the timer runs,
+ * so a drain that takes longer than one timer period starts the idle clock at the first run that finds the
+ * buffer empty, not at the instant it emptied (a client reading slowly gets a little more time, never less).
  * A {@code 101 Switching Protocols} response stops the handler: the new protocol brings its own timeouts.
  *
  * <h2>Timers</h2>
@@ -94,7 +97,6 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private final long tickBoundNanos;
 
     private final Runnable tick = this::onTick;
-    private final ChannelFutureListener responseWritten = this::responseWritten;
     private final ChannelFutureListener answerWritten = this::answerWritten;
     private final InputObserver inputObserver = new InputObserver();
 
@@ -106,6 +108,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
 
     private long requestsReceived;
     private long responsesBegun;
+    /** Final responses whose last content was written (queued) by the application. */
     private long responsesWritten;
     private boolean responseInProgress;
 
@@ -303,22 +306,17 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         }
         if (responseInProgress && msg instanceof LastHttpContent) {
             responseInProgress = false;
-            // Counted when the bytes are on the socket, not when queued: a client reading a large response
-            // slowly is still being served.
-            ctx.write(msg, promise.unvoid()).addListener(responseWritten);
-            return;
+            responsesWritten++;
+            if (requestsReceived <= responsesWritten) {
+                // Nothing owed any more: the client's clocks start now, unless output is still queued when the
+                // timer runs (see onTick). No listener on the promise: it may be the void one, and a new promise
+                // per response would allocate.
+                long now = ticker.nanoTime();
+                idleStartNanos = now;
+                headStartNanos = now;
+            }
         }
         ctx.write(msg, promise);
-    }
-
-    private void responseWritten(ChannelFuture future) {
-        responsesWritten++;
-        if (phase != STOPPED && phase != CLOSING && requestsReceived <= responsesWritten) {
-            // Nothing owed any more: the client's clocks start now.
-            long now = ticker.nanoTime();
-            idleStartNanos = now;
-            headStartNanos = now;
-        }
     }
 
     // ---------------------------------------------------------------- the timer
@@ -364,6 +362,12 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
             // The server owes a response: its time, not the client's.
             return NO_DEADLINE;
         }
+        if (hasQueuedOutput()) {
+            // Still sending to the client: its clocks start once the output has drained.
+            idleStartNanos = now;
+            headStartNanos = now;
+            return NO_DEADLINE;
+        }
         boolean firstRequest = requestsReceived == 0;
         if (phase == IN_HEAD || firstRequest && headTimeoutNanos > 0) {
             if (headTimeoutNanos == 0) {
@@ -392,6 +396,12 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         log("connection idle for {0} ms", TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos));
         ctx.close();
         return 0;
+    }
+
+    /** Whether the channel's outbound buffer holds bytes (flushed or not) that have not reached the socket. */
+    private boolean hasQueuedOutput() {
+        // Nothing queued: the bytes before unwritability are the high-water mark plus one.
+        return ctx.channel().bytesBeforeUnwritable() <= ctx.channel().config().getWriteBufferWaterMark().high();
     }
 
     private long checkBodyRate(long now) {
