@@ -31,9 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * many they can hold meanwhile.
  *
  * <h2>Threads</h2>
- * {@link Sharable}: one instance may be added to several server channels, which then share one cap. Accepted
- * channels are counted on the server channel's loop and released from their own loops' close futures; the counts
- * are atomic and may be read from any thread.
+ * {@link ChannelHandler.Sharable}: one instance may be added to several server channels, which then share one
+ * cap. Accepted channels are counted on the server channel's loop and released from their own loops' close
+ * futures; the counts are atomic and may be read from any thread.
  */
 @ChannelHandler.Sharable
 public final class ConnectionLimitHandler implements ChannelHandler {
