@@ -283,6 +283,31 @@ class HttpServerTimeoutHandlerTest {
     }
 
     @Test
+    void pipelinedHeadWaitsWhileTheServerOwesAResponse() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        // The first request is held by the application; the second one's head is only begun.
+        send(ch, "GET /hold HTTP/1.1\r\nHost: example.com\r\n\r\nGET / HT");
+        advance(ch, 600);
+        assertThat(ch.isOpen()).as("the server's time, not the client's").isTrue();
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.EMPTY_BUFFER);
+        HttpUtil.setContentLength(res, 0);
+        ch.writeOutbound(res);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        // Answered. The bytes that came with the end of the first request are not visible past the codec, so
+        // the head clock starts at the next byte (without one, the idle timeout would close the connection).
+        advance(ch, 1);
+        send(ch, "TP/1.1\r\n");
+        advance(ch, 9);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void interimResponseDoesNotEndTheWait() {
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()),
                 new ChannelHandler() {
