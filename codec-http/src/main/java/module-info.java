@@ -1,7 +1,8 @@
 /**
  * Weir's HTTP/1.1 codec: messages and headers, request and response decoders and encoders, the server and
- * client codecs, aggregation, keep-alive and {@code Expect: 100-continue} handling, and the application codecs:
- * query strings, cookies, CORS, content compression and POST bodies (multipart and urlencoded).
+ * client codecs, aggregation, keep-alive and {@code Expect: 100-continue} handling, server read timeouts, and the
+ * application codecs: query strings, cookies, CORS, content compression and POST bodies (multipart and
+ * urlencoded).
  */
 module io.weir.codec.http {
     requires transitive io.weir.codec;

@@ -1,6 +1,6 @@
 /**
  * Weir's everyday handlers: logging, idle and timeout detection, chunked writes, flow control, flush
- * consolidation, traffic shaping and IP filtering.
+ * consolidation, traffic shaping, IP filtering and a connection cap.
  */
 module io.weir.handler {
     requires transitive io.weir.transport;
@@ -12,4 +12,5 @@ module io.weir.handler {
     exports io.weir.handler.flush;
     exports io.weir.handler.traffic;
     exports io.weir.handler.ipfilter;
+    exports io.weir.handler.limit;
 }

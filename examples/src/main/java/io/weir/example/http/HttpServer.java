@@ -14,8 +14,13 @@ import io.weir.example.Transports;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
+import io.weir.handler.codec.http.HttpServerTimeoutHandler;
+import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.weir.handler.codec.http.multipart.HttpPostDecoderConfig;
+import io.weir.handler.limit.ConnectionLimitHandler;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Path;
@@ -34,16 +39,32 @@ import java.util.concurrent.TimeUnit;
  * uploads are never held whole in memory; every other request is aggregated up to
  * {@value #MAX_CONTENT_LENGTH_BYTES} bytes.
  *
- * <p>Run it with {@code examples/run http.HttpServer [--port 8080] [--transport nio|epoll] [--static-root DIR]};
- * it prints its URL and
- * shuts down gracefully on Ctrl-C (in-flight responses are written, then the loops stop). From code:
- * {@link #start} binds and returns the listening channel, {@link #close} stops listening.
+ * <h2>The recommended server pipeline</h2>
+ * Every connection runs {@code HttpServerCodec -> HttpServerTimeoutHandler -> HttpServerKeepAliveHandler ->}
+ * the routes, and the listening channel a {@link ConnectionLimitHandler}: a client that sends its request head
+ * too slowly is answered 408 and closed, one that sends a body below the minimum rate likewise, a kept-alive
+ * connection idle between requests is closed quietly, and connections beyond the cap are closed as they are
+ * accepted (see {@link HttpServerTimeouts} for the defaults and why). Change them with {@link #timeouts} and
+ * {@link #maxConnections}, or on the command line.
+ *
+ * <p>Run it with {@code examples/run http.HttpServer [--port 8080] [--transport nio|epoll] [--static-root DIR]
+ * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--max-connections auto]} ({@code --help}
+ * explains them); it prints its URL and shuts down gracefully on Ctrl-C (in-flight responses are written, then the
+ * loops stop). From code: {@link #start} binds and returns the listening channel, {@link #close} stops listening.
  */
 public final class HttpServer implements AutoCloseable {
     /** The port {@link #main} listens on when none is given. */
     public static final int DEFAULT_PORT = 8080;
     /** The largest request body the server accepts; a larger one is answered with 413 and the connection closed. */
     public static final int MAX_CONTENT_LENGTH_BYTES = 1 << 20;
+    /**
+     * Descriptors left free below the process's limit by the default connection cap: for the listening sockets,
+     * the static files being sent, upload temp files, the JVM's own jars and logs, and the accept-then-close of
+     * connections refused at the cap.
+     */
+    public static final int RESERVED_DESCRIPTORS = 256;
+    /** {@link #maxConnections(int)}'s value for no cap. */
+    public static final int NO_CONNECTION_LIMIT = 0;
 
     private final EventLoopGroup group;
     private volatile Channel channel;
@@ -51,6 +72,9 @@ public final class HttpServer implements AutoCloseable {
     private volatile Path uploadDirectory;
     private volatile HttpPostDecoderConfig uploadConfig = new HttpPostDecoderConfig();
     private volatile long maxUploadFileSizeBytes = UploadHandler.DEFAULT_MAX_FILE_SIZE_BYTES;
+    private volatile HttpServerTimeouts timeouts = new HttpServerTimeouts();
+    private volatile int maxConnections = defaultMaxConnections();
+    private volatile ConnectionLimitHandler connectionLimit;
 
     /**
      * A server whose listening socket and connections run on {@code group} (NIO or epoll loops: the channel
@@ -94,6 +118,52 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
+     * The read-side timeouts of every connection (see {@link HttpServerTimeoutHandler}); the defaults of
+     * {@link HttpServerTimeouts} unless set. {@code timeouts} is copied now. Takes effect at {@link #start}.
+     * Returns this.
+     */
+    public HttpServer timeouts(HttpServerTimeouts timeouts) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts").clone();
+        return this;
+    }
+
+    /**
+     * The most connections open at once ({@link #NO_CONNECTION_LIMIT}: no cap); more are closed as they are
+     * accepted (see {@link ConnectionLimitHandler}). Defaults to {@link #defaultMaxConnections()}. Takes effect at
+     * {@link #start}. Returns this.
+     *
+     * @throws IllegalArgumentException if {@code maxConnections} is negative
+     */
+    public HttpServer maxConnections(int maxConnections) {
+        if (maxConnections < 0) {
+            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 0)");
+        }
+        this.maxConnections = maxConnections;
+        return this;
+    }
+
+    /**
+     * The default connection cap: the process's descriptor limit less {@value #RESERVED_DESCRIPTORS}, so that
+     * accepting never runs the process out of descriptors; {@link #NO_CONNECTION_LIMIT} where the limit cannot be
+     * read (not a Unix JVM).
+     */
+    public static int defaultMaxConnections() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            long max = unix.getMaxFileDescriptorCount();
+            if (max > 0) {
+                return (int) Math.max(1, Math.min(Integer.MAX_VALUE, max - RESERVED_DESCRIPTORS));
+            }
+        }
+        return NO_CONNECTION_LIMIT;
+    }
+
+    /** The started server's connection cap, to read its counts; null before {@link #start} or with no cap. */
+    public ConnectionLimitHandler connectionLimit() {
+        return connectionLimit;
+    }
+
+    /**
      * Binds to {@code localAddress} (port 0 for any free port) and starts serving.
      *
      * @return the listening channel; its {@code localAddress()} is the address actually bound
@@ -111,16 +181,25 @@ public final class HttpServer implements AutoCloseable {
             StaticFileHandler staticFiles = new StaticFileHandler(staticRoot);
             DefaultHttpDataFactory uploadFactory = UploadHandler.newFactory(uploadDirectory, maxUploadFileSizeBytes);
             HttpPostDecoderConfig uploadLimits = uploadConfig;
-            Channel bound = new ServerBootstrap()
+            HttpServerTimeouts connectionTimeouts = timeouts;
+            int cap = maxConnections;
+            ConnectionLimitHandler limit = cap == NO_CONNECTION_LIMIT ? null : new ConnectionLimitHandler(cap);
+            ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(Transports.serverChannel(group))
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true);
+            if (limit != null) {
+                bootstrap.handler(limit);
+            }
+            Channel bound = bootstrap
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
                             ch.pipeline().addLast(
                                     new HttpServerCodec(),
+                                    // Right after the codec: it must see every request and response.
+                                    new HttpServerTimeoutHandler(connectionTimeouts),
                                     new HttpServerKeepAliveHandler(),
                                     // Streaming routes first: what they answer never reaches the aggregator.
                                     staticFiles.newConnectionHandler(),
@@ -132,6 +211,7 @@ public final class HttpServer implements AutoCloseable {
                     .bind(localAddress).sync().channel();
             // See EchoServer.start: once a task queued now ran, the acceptor is in place.
             bound.eventLoop().submit(() -> { }).sync();
+            connectionLimit = limit;
             channel = bound;
             return bound;
         }
@@ -146,19 +226,37 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
+    /** What {@code --help} prints. */
+    static final String USAGE = """
+            usage: examples/run http.HttpServer [options]
+              --port N                 port to listen on (default 8080)
+              --transport nio|epoll    I/O transport (default: epoll where available, else nio)
+              --static-root DIR        serve GET /static/<path> from DIR (default: none, 404)
+              --head-timeout T         time for a request head to arrive, from connection start or from the
+                                       request's first byte; then 408 and close (default 10s)
+              --idle-timeout T         time a kept-alive connection may stay silent between requests;
+                                       then closed quietly (default 75s)
+              --min-body-rate B        slowest request body in bytes/s, averaged over 10 s windows after a
+                                       5 s grace period; below it 408 and close (default 1024)
+              --max-connections N      connections open at once; more are closed as they are accepted
+                                       (default auto: the descriptor limit less 256)
+            T is a duration such as 300ms, 10s or 2m (a bare number is seconds); 0 or off turns a timeout,
+            the body rate or the cap off.""";
+
     /**
-     * Starts the server: {@code [--port N] [--transport nio|epoll] [--static-root DIR]} (also {@code -Dio.weir.example.port} and
+     * Starts the server with the options of {@link #USAGE} (also {@code -Dio.weir.example.port} and
      * {@code -Dio.weir.example.transport}); epoll by default where available.
      */
     public static void main(String[] args) throws Exception {
         int port = Integer.getInteger("io.weir.example.port", DEFAULT_PORT);
         String transportName = System.getProperty("io.weir.example.transport");
         Path staticRoot = null;
+        HttpServerTimeouts timeouts = new HttpServerTimeouts();
+        int maxConnections = defaultMaxConnections();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("-h") || option.equals("--help")) {
-                System.out.println("usage: examples/run http.HttpServer [--port N] [--transport nio|epoll]"
-                        + " [--static-root DIR]");
+                System.out.println(USAGE);
                 return;
             }
             if (i + 1 >= args.length) {
@@ -169,13 +267,19 @@ public final class HttpServer implements AutoCloseable {
                 case "--port" -> port = Integer.parseInt(value);
                 case "--transport" -> transportName = value;
                 case "--static-root" -> staticRoot = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option: " + option
-                        + " (expected: --port N, --transport nio|epoll, --static-root DIR)");
+                case "--head-timeout" -> timeouts.setRequestHeadTimeout(parseMillis(option, value),
+                        TimeUnit.MILLISECONDS);
+                case "--idle-timeout" -> timeouts.setIdleTimeout(parseMillis(option, value), TimeUnit.MILLISECONDS);
+                case "--min-body-rate" -> timeouts.setMinBodyRate(parseCount(option, value));
+                case "--max-connections" -> maxConnections = value.equals("auto") ? defaultMaxConnections()
+                        : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value));
+                default -> throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
             }
         }
         IoHandlerFactory io = ioHandlerFactory(transportName);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
-        HttpServer server = new HttpServer(group).staticRoot(staticRoot);
+        HttpServer server = new HttpServer(group).staticRoot(staticRoot).timeouts(timeouts)
+                .maxConnections(maxConnections);
         Thread shutdown = new Thread(() -> {
             System.out.println("Shutting down ...");
             server.close();
@@ -189,11 +293,64 @@ public final class HttpServer implements AutoCloseable {
             System.out.println("Weir HTTP server (" + transport + ") on http://127.0.0.1:" + bound.getPort()
                     + "/  routes: /plaintext /json /echo (POST) /headers"
                     + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)");
+            System.out.println("  " + timeouts + ", "
+                    + (maxConnections == NO_CONNECTION_LIMIT ? "no connection cap" : "at most " + maxConnections
+                    + " connections"));
             channel.closeFuture().sync();
         } catch (Throwable t) {
             group.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS);
             throw t;
         }
+    }
+
+    /**
+     * A duration option in milliseconds: {@code 300ms}, {@code 10s}, {@code 2m}, a bare number of seconds, or
+     * {@code 0}/{@code off}.
+     *
+     * @throws IllegalArgumentException if {@code value} is none of those
+     */
+    static long parseMillis(String option, String value) {
+        if (value.equals("off")) {
+            return 0;
+        }
+        try {
+            if (value.endsWith("ms")) {
+                return nonNegative(option, value, Long.parseLong(value.substring(0, value.length() - 2)));
+            }
+            if (value.endsWith("s")) {
+                return nonNegative(option, value, Long.parseLong(value.substring(0, value.length() - 1))) * 1000;
+            }
+            if (value.endsWith("m")) {
+                return nonNegative(option, value, Long.parseLong(value.substring(0, value.length() - 1))) * 60_000;
+            }
+            return nonNegative(option, value, Long.parseLong(value)) * 1000;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": " + value + " (expected: a duration such as 300ms, 10s, "
+                    + "2m, or 0/off)");
+        }
+    }
+
+    /**
+     * A count option: a non-negative number, or {@code off} for 0.
+     *
+     * @throws IllegalArgumentException if {@code value} is neither
+     */
+    static long parseCount(String option, String value) {
+        if (value.equals("off")) {
+            return 0;
+        }
+        try {
+            return nonNegative(option, value, Long.parseLong(value));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": " + value + " (expected: a number >= 0, or off)");
+        }
+    }
+
+    private static long nonNegative(String option, String value, long parsed) {
+        if (parsed < 0) {
+            throw new IllegalArgumentException(option + ": " + value + " (expected: >= 0)");
+        }
+        return parsed;
     }
 
     /** The named transport's I/O handlers, or epoll where available and NIO otherwise when none is named. */

@@ -1,0 +1,384 @@
+package io.weir.handler.codec.http;
+
+import static io.weir.handler.codec.http.HttpTestSupport.bytes;
+import static io.weir.handler.codec.http.HttpTestSupport.outbound;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read-side timeouts of an HTTP/1.1 server connection, driven by the embedded channel's manual clock: no test
+ * waits for wall-clock time. Limits: head 10 s, idle 60 s, body at least 1 KiB/s over 10 s windows after 5 s.
+ */
+class HttpServerTimeoutHandlerTest {
+    private static final String HEAD = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
+    private static final String OK_RESPONSE_START = "HTTP/1.1 200 OK";
+
+    private static HttpServerTimeouts timeouts() {
+        return new HttpServerTimeouts()
+                .setRequestHeadTimeout(10, TimeUnit.SECONDS)
+                .setIdleTimeout(60, TimeUnit.SECONDS)
+                .setMinBodyRate(1024)
+                .setBodyRateGracePeriod(5, TimeUnit.SECONDS)
+                .setBodyRateWindow(10, TimeUnit.SECONDS);
+    }
+
+    /** Answers every complete request to a path other than {@code /hold} with a 2-byte 200. */
+    private static final class Answering implements ChannelHandler {
+        final List<String> uris = new ArrayList<>();
+        long bodyBytes;
+        private boolean answer;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (msg instanceof HttpRequest req) {
+                    uris.add(req.uri());
+                    answer = !req.uri().equals("/hold");
+                }
+                if (msg instanceof HttpContent content) {
+                    bodyBytes += content.content().readableBytes();
+                }
+                if (msg instanceof LastHttpContent && answer) {
+                    FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.copiedBuffer("ok", StandardCharsets.US_ASCII));
+                    HttpUtil.setContentLength(res, 2);
+                    ctx.writeAndFlush(res);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+    }
+
+    private static EmbeddedChannel server(Answering app) {
+        return new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()), app);
+    }
+
+    private static void advance(EmbeddedChannel ch, long seconds) {
+        ch.advanceTimeBy(seconds, TimeUnit.SECONDS);
+        ch.runPendingTasks();
+    }
+
+    private static void send(EmbeddedChannel ch, String s) {
+        ch.writeInbound(bytes(s));
+    }
+
+    @Test
+    void slowlorisHeadTimesOutWith408() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        send(ch, "GET / HTTP/1.1\r\nHost: example.com\r\n");
+        for (int second = 1; second < 10; second++) {
+            advance(ch, 1);
+            send(ch, "X");
+        }
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        String written = outbound(ch);
+        assertThat(written).startsWith("HTTP/1.1 408 Request Timeout").containsIgnoringCase("connection: close");
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(app.uris).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void slowlorisOnAKeptAliveConnectionIsTimedFromItsFirstByte() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        advance(ch, 30);
+        send(ch, "GET /sec");
+        advance(ch, 9);
+        send(ch, "ond");
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void silentConnectionIsClosedAfterHeadTimeout() {
+        EmbeddedChannel ch = server(new Answering());
+        advance(ch, 9);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(outbound(ch)).as("nothing was asked, so nothing is answered").isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void silentConnectionIsClosedAfterIdleTimeoutWhenTheHeadTimeoutIsOff() {
+        HttpServerTimeouts timeouts = timeouts().setRequestHeadTimeout(0, TimeUnit.SECONDS);
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts),
+                new Answering());
+        advance(ch, 59);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(outbound(ch)).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void keepAliveIdleTimeoutClosesBetweenRequests() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        advance(ch, 59);
+        assertThat(ch.isOpen()).isTrue();
+        send(ch, HEAD);
+        assertThat(outbound(ch)).as("the idle clock restarts after each response").startsWith(OK_RESPONSE_START);
+        advance(ch, 59);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(outbound(ch)).as("an idle connection is closed quietly").isEmpty();
+        assertThat(app.uris).containsExactly("/", "/");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void requestThatArrivesInTimeIsUntouched() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        send(ch, "GET / HT");
+        advance(ch, 4);
+        send(ch, "TP/1.1\r\nHost: exam");
+        advance(ch, 5);
+        send(ch, "ple.com\r\n\r\n");
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        // Well past the head timeout, inside the idle timeout: still open.
+        advance(ch, 30);
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(app.uris).containsExactly("/");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void slowBodyBelowMinimumRateIsClosed() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        send(ch, "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: 100000\r\n\r\n");
+        String hundredBytes = "x".repeat(100);
+        // 100 bytes/s: through the 5 s grace period and up to the end of the first 10 s window.
+        for (int second = 0; second < 14; second++) {
+            send(ch, hundredBytes);
+            advance(ch, 1);
+        }
+        assertThat(ch.isOpen()).isTrue();
+        send(ch, hundredBytes);
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void bodyAtTheMinimumRateIsUntouched() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        int length = 2048 * 120;
+        send(ch, "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: " + length + "\r\n\r\n");
+        String twoKiB = "x".repeat(2048);
+        for (int second = 0; second < 120; second++) {
+            advance(ch, 1);
+            assertThat(ch.isOpen()).isTrue();
+            send(ch, twoKiB);
+        }
+        assertThat(app.bodyBytes).isEqualTo(length);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void slowBodyAfterAResponseBegunIsClosedWithoutA408() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()),
+                new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        if (msg instanceof HttpRequest) {
+                            // Answers at once, before reading the body: a 408 can no longer be sent.
+                            DefaultHttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1,
+                                    HttpResponseStatus.OK);
+                            HttpUtil.setTransferEncodingChunked(res, true);
+                            ctx.writeAndFlush(res);
+                        }
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+        send(ch, "POST / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 100000\r\n\r\n");
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        advance(ch, 5);
+        advance(ch, 10);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(outbound(ch)).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void longDownloadIsNotKilledByTheReadTimers() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        send(ch, "GET /hold HTTP/1.1\r\nHost: example.com\r\n\r\n");
+        DefaultHttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        HttpUtil.setTransferEncodingChunked(res, true);
+        ch.writeOutbound(res);
+        // Ten minutes of a download, the client sending nothing: neither the head nor the idle clock runs.
+        for (int i = 0; i < 60; i++) {
+            advance(ch, 10);
+            ch.writeOutbound(new DefaultHttpContent(Unpooled.copiedBuffer("chunk", StandardCharsets.US_ASCII)));
+            assertThat(ch.isOpen()).isTrue();
+        }
+        ch.writeOutbound(LastHttpContent.EMPTY_LAST_CONTENT);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START).endsWith("0\r\n\r\n");
+        advance(ch, 59);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).as("idle once the download is over").isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void responseStillQueuedForASlowReaderIsNotIdle() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()),
+                new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        if (msg instanceof LastHttpContent) {
+                            // Written, with the void promise, but not flushed: the bytes wait in the outbound
+                            // buffer as they do for a client that reads slowly.
+                            FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                    HttpResponseStatus.OK, Unpooled.copiedBuffer("ok", StandardCharsets.US_ASCII));
+                            HttpUtil.setContentLength(res, 2);
+                            ctx.write(res, ctx.voidPromise());
+                        }
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+        send(ch, HEAD);
+        advance(ch, 300);
+        assertThat(ch.isOpen()).as("output still queued after five minutes").isTrue();
+        ch.flush();
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        advance(ch, 59);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).as("idle from the drain").isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void pipelinedHeadWaitsWhileTheServerOwesAResponse() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(app);
+        // The first request is held by the application; the second one's head is only begun.
+        send(ch, "GET /hold HTTP/1.1\r\nHost: example.com\r\n\r\nGET / HT");
+        advance(ch, 600);
+        assertThat(ch.isOpen()).as("the server's time, not the client's").isTrue();
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.EMPTY_BUFFER);
+        HttpUtil.setContentLength(res, 0);
+        ch.writeOutbound(res);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        // Answered. The bytes that came with the end of the first request are not visible past the codec, so
+        // the head clock starts at the next byte (without one, the idle timeout would close the connection).
+        advance(ch, 1);
+        send(ch, "TP/1.1\r\n");
+        advance(ch, 9);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void interimResponseDoesNotEndTheWait() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()),
+                new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        if (msg instanceof HttpRequest) {
+                            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                    HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+                        }
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+        send(ch, "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n");
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 100 Continue");
+        // Still owed a final response: the server's time, however long.
+        advance(ch, 600);
+        assertThat(ch.isOpen()).isTrue();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void switchingProtocolsStopsTheTimeouts() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()),
+                new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        if (msg instanceof LastHttpContent) {
+                            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                    HttpResponseStatus.SWITCHING_PROTOCOLS, Unpooled.EMPTY_BUFFER));
+                        }
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+        send(ch, "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: upgrade\r\nUpgrade: example\r\n\r\n");
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 101 Switching Protocols");
+        advance(ch, 600);
+        assertThat(ch.isOpen()).isTrue();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void disabledTimeoutsNeverClose() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(),
+                new HttpServerTimeoutHandler(HttpServerTimeouts.disabled()), new Answering());
+        send(ch, "GET / HT");
+        advance(ch, 3600);
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(ch.hasPendingTasks()).as("no timer at all").isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void handlerWithoutACodecBeforeItIsRefused() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        assertThatThrownBy(() -> {
+            ch.pipeline().addLast(new HttpServerTimeoutHandler());
+            ch.checkException();
+        }).hasRootCauseInstanceOf(IllegalStateException.class).rootCause().hasMessageContaining("HttpServerCodec");
+        assertThat(ch.pipeline().context(HttpServerTimeoutHandler.class)).as("removed again").isNull();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void invalidLimitsAreRefused() {
+        HttpServerTimeouts t = new HttpServerTimeouts();
+        assertThatThrownBy(() -> t.setRequestHeadTimeout(-1, TimeUnit.SECONDS))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        assertThatThrownBy(() -> t.setMinBodyRate(-5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> t.setBodyRateWindow(0, TimeUnit.SECONDS))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(t.requestHeadTimeoutNanos())
+                .isEqualTo(TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_REQUEST_HEAD_TIMEOUT_MILLIS));
+    }
+}

@@ -1,0 +1,314 @@
+package io.weir.testsuite.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.IoHandlerFactory;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.epoll.Epoll;
+import io.weir.channel.epoll.EpollIoHandler;
+import io.weir.channel.nio.NioIoHandler;
+import io.weir.example.http.HttpServer;
+import io.weir.handler.codec.http.HttpServerTimeouts;
+import io.weir.util.concurrent.EventExecutor;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Slow and silent clients against the example HTTP server, started from code with short timeouts (head 300 ms,
+ * idle 300 ms, body at least 1 KiB/s over 300 ms windows after 200 ms), over NIO and epoll: slowloris connections
+ * get 408 and are closed, silent ones are closed, a slow body gets 408, connections beyond the cap are refused, and
+ * another client is served meanwhile. Afterwards every connection the server accepted is closed and the process's
+ * descriptor count is back to where it was before the clients came.
+ *
+ * <p>The attackers pace their own bytes with sleeps (that is the attack); every wait for the server uses a future
+ * or a blocking read with a generous timeout.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HttpServerTimeoutFaultTest {
+    private static final int ATTACKERS = 16;
+    private static final int READ_TIMEOUT_MILLIS = 20_000;
+    private static final long CLOSE_WAIT_SECONDS = 30;
+    private static final long ATTACK_PACE_MILLIS = 50;
+    private static final String PLAINTEXT = "GET /plaintext HTTP/1.1\r\nHost: localhost\r\n\r\n";
+
+    private EventLoopGroup group;
+    private HttpServer server;
+    private InetSocketAddress address;
+    /** The close future of every connection the server accepted, refused ones included. */
+    private final ConcurrentLinkedQueue<ChannelFuture> accepted = new ConcurrentLinkedQueue<>();
+    private final List<Socket> clients = new ArrayList<>();
+    private long baselineDescriptors;
+
+    static Stream<String> transports() {
+        return Stream.of("nio", "epoll");
+    }
+
+    private static HttpServerTimeouts shortTimeouts() {
+        return new HttpServerTimeouts()
+                .setRequestHeadTimeout(300, TimeUnit.MILLISECONDS)
+                .setIdleTimeout(300, TimeUnit.MILLISECONDS)
+                .setMinBodyRate(1024)
+                .setBodyRateGracePeriod(200, TimeUnit.MILLISECONDS)
+                .setBodyRateWindow(300, TimeUnit.MILLISECONDS)
+                .setCloseLinger(2, TimeUnit.SECONDS);
+    }
+
+    private void start(String transport, int maxConnections, HttpServerTimeouts timeouts) throws Exception {
+        IoHandlerFactory io;
+        if (transport.equals("epoll")) {
+            Assumptions.assumeTrue(Epoll.isAvailable(), () -> "epoll is not available: "
+                    + Epoll.unavailabilityCause());
+            io = EpollIoHandler.newFactory();
+        } else {
+            io = NioIoHandler.newFactory();
+        }
+        group = new MultiThreadIoEventLoopGroup(2, io);
+        server = new HttpServer(group).timeouts(timeouts).maxConnections(maxConnections);
+        Channel listener = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        address = (InetSocketAddress) listener.localAddress();
+        // First in the listener's pipeline: sees every accepted channel, before the cap and the acceptor.
+        listener.pipeline().addFirst(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof Channel child) {
+                    accepted.add(child.closeFuture());
+                }
+                ctx.fireChannelRead(msg);
+            }
+        });
+        baselineDescriptors = openDescriptors();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Socket s : clients) {
+            s.close();
+        }
+        if (server != null) {
+            server.close();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The process's open sockets, pipes, epoll and event descriptors: {@code /proc/self/fd} without files (the JVM
+     * opens jars and {@code /dev/urandom} lazily, which says nothing about connections).
+     */
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(HttpServerTimeoutFaultTest::isNotAFile).count();
+        }
+    }
+
+    private static boolean isNotAFile(Path fd) {
+        try {
+            return !Files.readSymbolicLink(fd).toString().startsWith("/");
+        } catch (IOException gone) {
+            // Closed between the listing and the read (the listing's own descriptor): not open any more.
+            return false;
+        }
+    }
+
+    private Socket connect() throws IOException {
+        Socket s = new Socket(address.getAddress(), address.getPort());
+        s.setSoTimeout(READ_TIMEOUT_MILLIS);
+        s.setTcpNoDelay(true);
+        clients.add(s);
+        return s;
+    }
+
+    /** Everything the server sends until it ends its output (or resets the connection after its answer). */
+    private static String readUntilClosed(Socket s) throws IOException {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        InputStream in = s.getInputStream();
+        byte[] buf = new byte[4096];
+        try {
+            for (int n; (n = in.read(buf)) >= 0; ) {
+                received.write(buf, 0, n);
+            }
+        } catch (SocketException reset) {
+            // A reset after the answer (the server closed while attacker bytes were in flight) still ends it.
+        }
+        return received.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** One keep-alive request served while the attack is on: the server still answers everyone else. */
+    private void assertAnotherClientIsServed() throws IOException {
+        try (Socket s = new Socket(address.getAddress(), address.getPort())) {
+            s.setSoTimeout(READ_TIMEOUT_MILLIS);
+            s.getOutputStream().write(PLAINTEXT.getBytes(StandardCharsets.ISO_8859_1));
+            byte[] buf = new byte[1024];
+            int n = s.getInputStream().read(buf);
+            assertThat(n).isPositive();
+            assertThat(new String(buf, 0, n, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200 OK");
+        }
+    }
+
+    /** Closes every client, waits for every accepted connection to close, then compares descriptor counts. */
+    private void assertEverythingIsClosed() throws Exception {
+        for (Socket s : clients) {
+            s.close();
+        }
+        clients.clear();
+        for (ChannelFuture closed : accepted) {
+            assertThat(closed.await(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)).as("an accepted connection closed").isTrue();
+        }
+        // A closed NIO channel's socket is released by the JDK at its selector's next select, and a close
+        // future may complete just before the transport's last step: let every loop turn over until the count
+        // settles (each turn is a handshake with the loop, not a sleep), then compare.
+        for (int turn = 0; turn < 100 && openDescriptors() != baselineDescriptors; turn++) {
+            for (EventExecutor loop : group) {
+                loop.submit(() -> { }).get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(openDescriptors()).as("descriptors back to the baseline").isEqualTo(baselineDescriptors);
+    }
+
+    /** Sends one byte to each socket every {@link #ATTACK_PACE_MILLIS} until stopped or the socket fails. */
+    private static Thread trickle(List<Socket> sockets, AtomicBoolean stop) {
+        Thread t = new Thread(() -> {
+            boolean[] dead = new boolean[sockets.size()];
+            while (!stop.get()) {
+                for (int i = 0; i < sockets.size(); i++) {
+                    if (dead[i]) {
+                        continue;
+                    }
+                    try {
+                        OutputStream out = sockets.get(i).getOutputStream();
+                        out.write('a');
+                        out.flush();
+                    } catch (IOException closed) {
+                        dead[i] = true;
+                    }
+                }
+                try {
+                    Thread.sleep(ATTACK_PACE_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "slowloris");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** {@link #ATTACKERS} connections, each of which has sent {@code start}. */
+    private List<Socket> attackers(String start) throws IOException {
+        List<Socket> attackers = new ArrayList<>();
+        for (int i = 0; i < ATTACKERS; i++) {
+            Socket s = connect();
+            s.getOutputStream().write(start.getBytes(StandardCharsets.ISO_8859_1));
+            attackers.add(s);
+        }
+        return attackers;
+    }
+
+    /**
+     * Trickles bytes into {@code attackers} while another client is served, and until each attacker has been
+     * answered 408 with {@code Connection: close} and its connection ended.
+     */
+    private void trickleUntilAnswered408(List<Socket> attackers) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread trickle = trickle(attackers, stop);
+        try {
+            assertAnotherClientIsServed();
+            for (Socket s : attackers) {
+                assertThat(readUntilClosed(s)).startsWith("HTTP/1.1 408 Request Timeout")
+                        .containsIgnoringCase("connection: close");
+            }
+        } finally {
+            stop.set(true);
+            trickle.join(TimeUnit.SECONDS.toMillis(CLOSE_WAIT_SECONDS));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void slowlorisConnectionsGet408AndAreClosed(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        trickleUntilAnswered408(attackers("GET /plaintext HTTP/1.1\r\nHost: localhost\r\nX-Slow: "));
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void silentConnectionsAreClosed(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        List<Socket> silent = new ArrayList<>();
+        for (int i = 0; i < ATTACKERS; i++) {
+            silent.add(connect());
+        }
+        assertAnotherClientIsServed();
+        for (Socket s : silent) {
+            assertThat(readUntilClosed(s)).as("closed quietly: nothing was asked").isEmpty();
+        }
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void idleKeepAliveConnectionIsClosedAfterItsResponse(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        Socket s = connect();
+        s.getOutputStream().write(PLAINTEXT.getBytes(StandardCharsets.ISO_8859_1));
+        String received = readUntilClosed(s);
+        assertThat(received).startsWith("HTTP/1.1 200 OK").doesNotContain("408");
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void slowBodyGets408AndIsClosed(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        // One byte per 50 ms is 20 bytes/s, far below 1 KiB/s.
+        trickleUntilAnswered408(attackers("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n"));
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void connectionCapRefusesBeyondLimit(String transport) throws Exception {
+        // The default timeouts: the two admitted clients wait, idle, while the third is refused.
+        start(transport, 2, new HttpServerTimeouts());
+        Socket first = connect();
+        Socket second = connect();
+        Socket refused = connect();
+        // Refused at once: the server closes it before reading anything.
+        assertThat(readUntilClosed(refused)).isEmpty();
+        assertThat(server.connectionLimit().rejectedConnections()).isEqualTo(1);
+        for (Socket s : List.of(first, second)) {
+            s.getOutputStream().write(PLAINTEXT.getBytes(StandardCharsets.ISO_8859_1));
+            byte[] buf = new byte[1024];
+            int n = s.getInputStream().read(buf);
+            assertThat(new String(buf, 0, Math.max(n, 0), StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200 OK");
+        }
+        assertEverythingIsClosed();
+        assertThat(server.connectionLimit().openConnections()).isZero();
+    }
+}
