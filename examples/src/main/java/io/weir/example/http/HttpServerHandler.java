@@ -28,10 +28,13 @@ import java.util.Map;
  *   <li>{@code GET /json}: {@code {"message":"Hello, World!"}} as {@code application/json};</li>
  *   <li>{@code POST /echo}: the request body back, with the request's {@code Content-Type};</li>
  *   <li>{@code GET /headers}: the request headers as a JSON object, each name (lower case) mapped to the list of
- *       its values in the order received.</li>
+ *       its values in the order received;</li>
+ *   <li>{@code OPTIONS *} (asterisk-form, RFC 9112 §3.2.4, the only method the codec lets use it): {@code 200}
+ *       with {@code Allow} and no content. CONNECT never gets here: the codec answers it with 501.</li>
  * </ul>
- * Requests arrive aggregated ({@link FullHttpRequest}) and failed ones never get here: the server codec answers
- * them itself. Keep-alive is left to {@code HttpServerKeepAliveHandler}. Sharable: it keeps no state.
+ * Requests arrive aggregated ({@link FullHttpRequest}). A request rejected in its head never gets here, and one
+ * whose body was rejected (a bad chunk) arrives with a failed decoder result and is left unanswered: the server codec
+ * answers both itself, with the status the failure calls for. Keep-alive is left to {@code HttpServerKeepAliveHandler}. Sharable: it keeps no state.
  */
 @ChannelHandler.Sharable
 public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -46,6 +49,10 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
 
     @Override
     protected void messageReceived(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (request.decoderResult().isFailure()) {
+            // HttpServerCodec answers it (400, 413, ...) and closes; an answer here would claim success.
+            return;
+        }
         String path = pathOf(request.uri());
         HttpMethod method = request.method();
         FullHttpResponse response = switch (path) {
@@ -57,6 +64,7 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
                     ? ok(ctx, headersAsJson(request).getBytes(StandardCharsets.UTF_8), HttpHeaderValues.APPLICATION_JSON)
                     : notAllowed(ctx, "GET");
             case "/echo" -> method.equals(HttpMethod.POST) ? echo(request) : notAllowed(ctx, "POST");
+            case "*" -> serverOptions();
             default -> status(ctx, HttpResponseStatus.NOT_FOUND);
         };
         // Connection: keep-alive / close and closing after the last response are HttpServerKeepAliveHandler's job.
@@ -71,7 +79,10 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOGGER.log(System.Logger.Level.DEBUG, "closing " + ctx.channel() + " after an error", cause);
+        if (LOGGER.isLoggable(System.Logger.Level.DEBUG)) {
+            // Checked first: a failing connection can raise many of these, and the message is not free to build.
+            LOGGER.log(System.Logger.Level.DEBUG, "closing " + ctx.channel() + " after an error", cause);
+        }
         ctx.close();
     }
 
@@ -104,6 +115,14 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
         response.headers().set(HttpHeaderNames.CONTENT_TYPE,
                 type != null ? type : HttpHeaderValues.APPLICATION_OCTET_STREAM);
         HttpUtil.setContentLength(response, body.readableBytes());
+        return response;
+    }
+
+    /** RFC 9110 §9.3.7: a successful OPTIONS answer without content says so with Content-Length: 0. */
+    private static FullHttpResponse serverOptions() {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD, POST, OPTIONS");
+        HttpUtil.setContentLength(response, 0);
         return response;
     }
 

@@ -11,7 +11,9 @@ import io.weir.handler.codec.http.HttpHeaderNames;
 import io.weir.handler.codec.http.HttpHeaderValues;
 import io.weir.handler.codec.http.HttpMethod;
 import io.weir.handler.codec.http.HttpRequest;
+import io.weir.handler.codec.http.HttpResponse;
 import io.weir.handler.codec.http.HttpResponseStatus;
+import io.weir.handler.codec.http.HttpServerExpectContinueHandler;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
 import io.weir.handler.codec.http.LastHttpContent;
@@ -44,6 +46,13 @@ import java.util.Objects;
  * that is not multipart {@code 415}, each with {@code {"error":"..."}}. The rest of a refused body is read and
  * dropped so the connection stays usable.
  *
+ * <p>{@code Expect: 100-continue} (what curl sends with uploads above 1 MiB) is answered as the aggregator answers
+ * it ({@link HttpServerExpectContinueHandler#expectationResponse}): {@code 100 Continue} once the request is known
+ * to be acceptable, so the client sends its body at once instead of waiting, or a final status without reading the
+ * body, {@code 413} when the declared length is above what the limits could ever accept (each of
+ * {@link HttpPostDecoderConfig#maxFields()} parts at the per-part limit). A client told "no" before sending its
+ * body would otherwise leave the connection out of step, so those refusals close it.
+ *
  * <p>Sits before the aggregator; every other request passes on with its content. One instance per connection;
  * event loop only.
  */
@@ -57,6 +66,8 @@ public final class UploadHandler implements ChannelHandler {
 
     private final DefaultHttpDataFactory factory;
     private final HttpPostDecoderConfig config;
+    /** The largest body the limits could accept: declared lengths above it are refused before the body is sent. */
+    private final long maxRequestBytes;
     private HttpPostRequestDecoder decoder;
     private final StringBuilder parts = new StringBuilder();
     /** Whether the request being read is one this handler already answered, so its content is dropped. */
@@ -76,6 +87,15 @@ public final class UploadHandler implements ChannelHandler {
     private UploadHandler(DefaultHttpDataFactory factory, HttpPostDecoderConfig config) {
         this.factory = factory;
         this.config = Objects.requireNonNull(config, "config");
+        long perPart = factory.maxLimit() < 0 ? Long.MAX_VALUE
+                : saturatedAdd(factory.maxLimit(), config.maxPartHeaderSizeBytes());
+        this.maxRequestBytes = perPart > Long.MAX_VALUE / config.maxFields() ? Long.MAX_VALUE
+                : perPart * config.maxFields();
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** The factory for {@link #newConnectionHandler}: thread-safe, so every connection can share it. */
@@ -127,20 +147,34 @@ public final class UploadHandler implements ChannelHandler {
         if (!req.method().equals(HttpMethod.POST)) {
             FullHttpResponse response = json(HttpResponseStatus.METHOD_NOT_ALLOWED, error("use POST"));
             response.headers().set(HttpHeaderNames.ALLOW, "POST");
-            refuse(ctx, response);
+            refuse(ctx, req, response);
             return;
         }
         if (!HttpPostRequestDecoder.isMultipart(req)) {
-            refuse(ctx, json(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, error("expected multipart/form-data")));
+            refuse(ctx, req, json(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, error("expected multipart/form-data")));
+            return;
+        }
+        HttpResponse expectation = HttpServerExpectContinueHandler.expectationResponse(req, maxRequestBytes);
+        if (expectation != null && expectation.status().code() != HttpResponseStatus.CONTINUE.code()) {
+            ReferenceCountUtil.release(expectation);
+            HttpResponseStatus status = expectation.status();
+            refuse(ctx, req, json(status, error(status.code() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code()
+                    ? "the declared length is above the upload limits" : "unsupported expectation")));
             return;
         }
         try {
             decoder = new HttpPostRequestDecoder(factory, req, StandardCharsets.UTF_8, config);
         } catch (ErrorDataDecoderException e) {
-            refuse(ctx, json(HttpResponseStatus.BAD_REQUEST, error(e.getMessage())));
+            ReferenceCountUtil.release(expectation);
+            refuse(ctx, req, json(HttpResponseStatus.BAD_REQUEST, error(e.getMessage())));
             return;
         }
         parts.setLength(0);
+        if (expectation != null) {
+            // Accepted: invite the body now rather than let the client wait (curl waits 1 s) for a silence.
+            ctx.writeAndFlush(expectation);
+            req.headers().remove(HttpHeaderNames.EXPECT);
+        }
     }
 
     private void receive(ChannelHandlerContext ctx, HttpContent content) {
@@ -199,6 +233,15 @@ public final class UploadHandler implements ChannelHandler {
             }
         }
         return HttpResponseStatus.BAD_REQUEST;
+    }
+
+    /** Answers {@code req} with {@code response} and drops the rest of its body. */
+    private void refuse(ChannelHandlerContext ctx, HttpRequest req, FullHttpResponse response) {
+        if (HttpUtil.is100ContinueExpected(req) || HttpUtil.isUnsupportedExpectation(req)) {
+            // RFC 9110 §10.1.1: the client may never send the body it announced; only a close resynchronises.
+            HttpUtil.setKeepAlive(response, false);
+        }
+        refuse(ctx, response);
     }
 
     private void refuse(ChannelHandlerContext ctx, FullHttpResponse response) {

@@ -353,11 +353,17 @@ class HttpCurlInteropTest {
         assertThat(f.cause()).isNull();
         Channel client = f.channel();
         try {
-            client.write(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/a"));
-            client.write(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.HEAD, "/b"));
+            // RFC 9112 §3.2: every HTTP/1.1 request carries Host; the server answers 400 to one that does not.
+            DefaultFullHttpRequest getRequest = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/a");
+            getRequest.headers().set(HttpHeaderNames.HOST, "127.0.0.1");
+            client.write(getRequest);
+            DefaultFullHttpRequest headRequest = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.HEAD,
+                    "/b");
+            headRequest.headers().set(HttpHeaderNames.HOST, "127.0.0.1");
+            client.write(headRequest);
             DefaultFullHttpRequest post = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/c",
                     Unpooled.copiedBuffer("xyz", StandardCharsets.US_ASCII));
-            post.headers().set(HttpHeaderNames.CONTENT_LENGTH, 3);
+            post.headers().set(HttpHeaderNames.CONTENT_LENGTH, 3).set(HttpHeaderNames.HOST, "127.0.0.1");
             client.writeAndFlush(post);
             List<String> answers = done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             String get = "GET /a 0 0 \n";

@@ -26,6 +26,11 @@ final class HttpByteClasses {
     static final boolean[] TARGET = new boolean[256];
     /** RFC 9112 §4 reason-phrase: HTAB, SP, VCHAR and obs-text. */
     static final boolean[] REASON = new boolean[256];
+    /**
+     * RFC 3986 §3.2.2 reg-name bytes (unreserved, pct-encoded's {@code %}, sub-delims) less the comma, which would
+     * make a Host field a list (RFC 9110 §7.2: Host is a single authority).
+     */
+    static final boolean[] REG_NAME = new boolean[256];
     /** Hexadecimal digit values, -1 for anything else (RFC 9112 §7.1 chunk-size). */
     static final byte[] HEX = new byte[256];
 
@@ -58,6 +63,12 @@ final class HttpByteClasses {
         }
         for (int c = '0'; c <= '9'; c++) {
             HEX[c] = (byte) (c - '0');
+        }
+        for (int c = 0; c < 128; c++) {
+            REG_NAME[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+        }
+        for (char c : "-._~%!$&'()*+;=".toCharArray()) {
+            REG_NAME[c] = true;
         }
         for (int c = 'a'; c <= 'f'; c++) {
             HEX[c] = (byte) (c - 'a' + 10);

@@ -10,8 +10,11 @@ package io.weir.handler.codec.http;
  * }</pre>
  */
 public final class HttpDecoderConfig implements Cloneable {
-    /** Default longest request or status line, without its CRLF. */
-    public static final int DEFAULT_MAX_INITIAL_LINE_LENGTH_BYTES = 4096;
+    /**
+     * Default longest request or status line, without its CRLF: 8 KiB, above the 8,000 octets RFC 9112 §3
+     * recommends every recipient accept.
+     */
+    public static final int DEFAULT_MAX_INITIAL_LINE_LENGTH_BYTES = 8192;
     /** Default largest total size of the header lines (and, separately, of the trailer lines), without CRLFs. */
     public static final int DEFAULT_MAX_HEADER_SIZE_BYTES = 8192;
     /** Default largest {@link HttpContent} the decoder emits; longer bodies and chunks are split, not rejected. */
@@ -25,6 +28,18 @@ public final class HttpDecoderConfig implements Cloneable {
      */
     public static final long DEFAULT_MAX_CONTENT_LENGTH_BYTES = Long.MAX_VALUE;
 
+    /**
+     * Default largest chunk size a chunk line may declare: 16 MiB. Clients stream chunked bodies in pieces of their
+     * write buffer (curl 64 KiB, most HTTP libraries 4 to 64 KiB), so 16 MiB leaves a wide margin, while a size
+     * near 2^31 or 2^63 is a probe for integer overflows or a way to hold a connection open waiting for gigabytes.
+     */
+    public static final long DEFAULT_MAX_DECLARED_CHUNK_SIZE_BYTES = 16L << 20;
+    /**
+     * Default largest number of empty lines skipped before a request or status line (RFC 9112 §2.2 asks a server
+     * to skip "at least one"); more is not a client's mistake but a way to keep a connection busy.
+     */
+    public static final int DEFAULT_MAX_LEADING_EMPTY_LINES = 16;
+
     private int maxInitialLineLength = DEFAULT_MAX_INITIAL_LINE_LENGTH_BYTES;
     private int maxHeaderSize = DEFAULT_MAX_HEADER_SIZE_BYTES;
     private int maxChunkSize = DEFAULT_MAX_CHUNK_SIZE_BYTES;
@@ -32,6 +47,10 @@ public final class HttpDecoderConfig implements Cloneable {
     private long maxContentLength = DEFAULT_MAX_CONTENT_LENGTH_BYTES;
     private boolean validateHeaders = true;
     private boolean strictLineEndings = true;
+    private long maxDeclaredChunkSize = DEFAULT_MAX_DECLARED_CHUNK_SIZE_BYTES;
+    private int maxLeadingEmptyLines = DEFAULT_MAX_LEADING_EMPTY_LINES;
+    private boolean requireHost = true;
+    private boolean allowConnect;
 
     /** A config with every default. */
     public HttpDecoderConfig() {
@@ -146,6 +165,76 @@ public final class HttpDecoderConfig implements Cloneable {
      */
     public HttpDecoderConfig setStrictLineEndings(boolean strictLineEndings) {
         this.strictLineEndings = strictLineEndings;
+        return this;
+    }
+
+    /** The largest chunk size a chunk line may declare, in bytes. */
+    public long getMaxDeclaredChunkSize() {
+        return maxDeclaredChunkSize;
+    }
+
+    /**
+     * Sets the largest chunk size a chunk line may declare; a larger one fails at once with
+     * {@link HttpViolation#CHUNK_SIZE_TOO_LARGE} (413, then close) instead of being awaited. Independent of
+     * {@link #setMaxChunkSize}, which only splits what is emitted.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public HttpDecoderConfig setMaxDeclaredChunkSize(long maxDeclaredChunkSize) {
+        if (maxDeclaredChunkSize <= 0) {
+            throw new IllegalArgumentException("maxDeclaredChunkSize: " + maxDeclaredChunkSize + " (expected: > 0)");
+        }
+        this.maxDeclaredChunkSize = maxDeclaredChunkSize;
+        return this;
+    }
+
+    /** The largest number of empty lines skipped before an initial line. */
+    public int getMaxLeadingEmptyLines() {
+        return maxLeadingEmptyLines;
+    }
+
+    /**
+     * Sets how many empty lines may precede a request or status line (RFC 9112 §2.2); one more fails with
+     * {@link HttpViolation#TOO_MANY_EMPTY_LINES}.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public HttpDecoderConfig setMaxLeadingEmptyLines(int maxLeadingEmptyLines) {
+        if (maxLeadingEmptyLines < 0) {
+            throw new IllegalArgumentException("maxLeadingEmptyLines: " + maxLeadingEmptyLines + " (expected: >= 0)");
+        }
+        this.maxLeadingEmptyLines = maxLeadingEmptyLines;
+        return this;
+    }
+
+    /** Whether an HTTP/1.1 request must carry a Host field. */
+    public boolean isRequireHost() {
+        return requireHost;
+    }
+
+    /**
+     * With {@code true} (the default) an HTTP/1.1 request without Host fails with {@link HttpViolation#MISSING_HOST}
+     * (RFC 9112 §3.2: a server MUST answer it with 400). A Host field that is present is always checked (one
+     * field, {@code uri-host [":" port]}), whatever this says. HTTP/1.0 requests need no Host.
+     */
+    public HttpDecoderConfig setRequireHost(boolean requireHost) {
+        this.requireHost = requireHost;
+        return this;
+    }
+
+    /** Whether CONNECT requests are passed on instead of rejected. */
+    public boolean isAllowConnect() {
+        return allowConnect;
+    }
+
+    /**
+     * With {@code false} (the default) a CONNECT request fails with {@link HttpViolation#CONNECT_NOT_SUPPORTED}
+     * (501, then close): an origin server does not tunnel. With {@code true} it is passed on (its target must be
+     * authority-form, RFC 9112 §3.2.3) and the application, acting as a proxy, takes over the connection after
+     * its 2xx answer, for instance by removing the codec.
+     */
+    public HttpDecoderConfig setAllowConnect(boolean allowConnect) {
+        this.allowConnect = allowConnect;
         return this;
     }
 

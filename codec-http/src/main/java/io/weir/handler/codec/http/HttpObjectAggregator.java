@@ -227,28 +227,14 @@ public class HttpObjectAggregator implements ChannelHandler {
     /**
      * The interim or rejecting response owed to {@code start}'s {@code Expect} header, or {@code null} if none
      * is owed and aggregation should simply go on. Override to change the policy (for example to authorise an
-     * upload before inviting its body). Default: {@code 417} for an expectation other than
-     * {@code 100-continue}; for {@code 100-continue}, {@code 413} if the announced length exceeds
-     * {@code maxContentLength}, else {@code 100 Continue}. A returned status other than 100 rejects the request:
-     * it is written, the request's body discarded, and the request not passed on.
+     * upload before inviting its body). Default: {@link HttpServerExpectContinueHandler#expectationResponse}, the
+     * rules streaming handlers share: {@code 417} for an expectation other than {@code 100-continue}; for
+     * {@code 100-continue}, {@code 413} if the announced length exceeds {@code maxContentLength}, else
+     * {@code 100 Continue}. A returned status other than 100 rejects the request: it is written, the request's
+     * body discarded, and the request not passed on.
      */
     protected HttpResponse newContinueResponse(HttpMessage start, int maxContentLength) {
-        if (HttpUtil.isUnsupportedExpectation(start)) {
-            return emptyResponse(start, HttpResponseStatus.EXPECTATION_FAILED);
-        }
-        if (!HttpUtil.is100ContinueExpected(start)) {
-            return null;
-        }
-        if (isOversized(start)) {
-            return emptyResponse(start, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
-        }
-        return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE);
-    }
-
-    private static FullHttpResponse emptyResponse(HttpMessage start, HttpResponseStatus status) {
-        FullHttpResponse res = new DefaultFullHttpResponse(start.protocolVersion(), status);
-        res.headers().set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
-        return res;
+        return HttpServerExpectContinueHandler.expectationResponse(start, maxContentLength);
     }
 
     private void releaseCurrent() {

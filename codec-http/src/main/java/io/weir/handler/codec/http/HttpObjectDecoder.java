@@ -26,10 +26,13 @@ import java.util.Objects;
  * Everything RFC 9112 allows a recipient to reject, and that has been used to smuggle requests past proxies, is
  * rejected: bare CR, bare LF (unless {@linkplain HttpDecoderConfig#setStrictLineEndings lenient line endings} are
  * on), obsolete line folding, whitespace before a field name's colon, control characters in names and values,
- * Content-Length together with Transfer-Encoding, conflicting Content-Lengths, unknown or misplaced transfer
- * codings, malformed chunk sizes and extensions, and a request with two Host fields. A missing Host is not
- * rejected: that is the application's policy to set. Every limit of {@link HttpDecoderConfig} is enforced as bytes
- * arrive, so no input makes the decoder buffer more than its limits.
+ * Content-Length together with Transfer-Encoding, conflicting Content-Lengths (and, in a request, a Content-Length
+ * list even of identical values), unknown or misplaced transfer codings, malformed chunk sizes and extensions
+ * (RFC 9112 §7.1.1: {@code ;} then a token name), declared chunk sizes above a limit, more leading empty lines than
+ * a limit, and in a request: no Host in HTTP/1.1 (unless {@linkplain HttpDecoderConfig#setRequireHost turned
+ * off}), two Host fields, a Host that is not {@code uri-host [":" port]}, a request-target whose form the method
+ * does not allow, and CONNECT (unless {@linkplain HttpDecoderConfig#setAllowConnect allowed}). Every limit of
+ * {@link HttpDecoderConfig} is enforced as bytes arrive, so no input makes the decoder buffer more than its limits.
  *
  * <h2>Rejection</h2>
  * A rejected message is not thrown: the decoder emits the message it was decoding (or, before a valid initial
@@ -81,6 +84,9 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     private final int maxHeaderCount;
     private final long maxContentLength;
     private final boolean strictLineEndings;
+    private final long maxDeclaredChunkSize;
+    private final int maxLeadingEmptyLines;
+    private final boolean requireHost;
     private final boolean[] nameTable;
     private final boolean[] valueTable;
 
@@ -101,6 +107,8 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     private boolean chunkedLast;
     private boolean unknownCoding;
     private boolean hostSeen;
+    /** Empty lines skipped before the current initial line. */
+    private int emptyLines;
     /** Bytes left in the fixed-length body or in the current chunk. */
     private long remaining;
     /** Body bytes announced so far, against maxContentLength. */
@@ -115,6 +123,9 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         maxContentLength = config.getMaxContentLength();
         boolean validateHeaders = config.isValidateHeaders();
         strictLineEndings = config.isStrictLineEndings();
+        maxDeclaredChunkSize = config.getMaxDeclaredChunkSize();
+        maxLeadingEmptyLines = config.getMaxLeadingEmptyLines();
+        requireHost = config.isRequireHost();
         nameTable = validateHeaders ? HttpByteClasses.TCHAR : HttpByteClasses.FIELD_NAME_LENIENT;
         valueTable = validateHeaders ? HttpByteClasses.FIELD_VALUE : HttpByteClasses.FIELD_VALUE_LENIENT;
     }
@@ -174,7 +185,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     protected final void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         int from = out.size();
         try {
-            decode(in, out);
+            decode(in, out, from);
         } catch (DecoderException e) {
             fail(in, out, e);
         }
@@ -188,10 +199,37 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     void decoded(List<Object> out, int from) {
     }
 
-    private void decode(ByteBuf in, List<Object> out) {
+    /**
+     * Whether decoding should stop before the next message or body content, leaving the bytes in the cumulation
+     * until the decoder is called again: the server codec's backpressure. Asked at most once per object emitted,
+     * so it must be cheap.
+     */
+    boolean pauseBeforeNextObject() {
+        return false;
+    }
+
+    /**
+     * Whether more input from the peer belongs to the current exchange: a message is being decoded, bytes wait in
+     * the cumulation, or the decoder rejected the input and discards the rest. False at a clean message boundary
+     * and after a switch to raw bytes.
+     */
+    final boolean inputMayFollow() {
+        return state != State.UPGRADED && (state != State.SKIP_EMPTY_LINES || actualReadableBytes() > 0);
+    }
+
+    /** Whether undecoded bytes wait in the cumulation. */
+    final boolean hasBufferedInput() {
+        return actualReadableBytes() > 0;
+    }
+
+    private void decode(ByteBuf in, List<Object> out, int from) {
         for (;;) {
             switch (state) {
                 case SKIP_EMPTY_LINES -> {
+                    // One message per call: what it produced is passed on (and perhaps answered) before the next.
+                    if (out.size() > from || pauseBeforeNextObject()) {
+                        return;
+                    }
                     if (!skipEmptyLines(in)) {
                         return;
                     }
@@ -217,7 +255,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 }
                 case READ_FIXED_LENGTH_CONTENT -> {
                     int n = (int) Math.min(Math.min(remaining, maxChunkSize), in.readableBytes());
-                    if (n == 0) {
+                    if (n == 0 || out.size() > from || pauseBeforeNextObject()) {
                         return;
                     }
                     ByteBuf content = in.readRetainedSlice(n);
@@ -231,7 +269,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 }
                 case READ_VARIABLE_LENGTH_CONTENT -> {
                     int n = Math.min(maxChunkSize, in.readableBytes());
-                    if (n == 0) {
+                    if (n == 0 || out.size() > from || pauseBeforeNextObject()) {
                         return;
                     }
                     out.add(new DefaultHttpContent(in.readRetainedSlice(n)));
@@ -246,6 +284,11 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                                 "a chunk-size line is longer than " + maxInitialLineLength + " bytes");
                     }
                     long size = parseChunkSize(line, lineLength);
+                    if (size > maxDeclaredChunkSize) {
+                        // Refused now: waiting for gigabytes only holds the connection open for an attacker.
+                        throw new InvalidHttpMessageException(HttpViolation.CHUNK_SIZE_TOO_LARGE, "a chunk size of "
+                                + size + " bytes is above the limit of " + maxDeclaredChunkSize + " bytes");
+                    }
                     if (size == 0) {
                         headerBytes = 0;
                         headerCount = 0;
@@ -258,7 +301,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 }
                 case READ_CHUNKED_CONTENT -> {
                     int n = (int) Math.min(Math.min(remaining, maxChunkSize), in.readableBytes());
-                    if (n == 0) {
+                    if (n == 0 || out.size() > from || pauseBeforeNextObject()) {
                         return;
                     }
                     remaining -= n;
@@ -341,6 +384,10 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
             out.add(m);
             out.add(LastHttpContent.EMPTY_LAST_CONTENT);
             return;
+        }
+        if (requireHost && !hostSeen && isDecodingRequest() && m.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            // RFC 9112 §3.2: a server MUST respond with 400 to an HTTP/1.1 request that lacks a Host field.
+            throw new InvalidHttpMessageException(HttpViolation.MISSING_HOST, "an HTTP/1.1 request without Host");
         }
         if (empty) {
             // RFC 9112 §6.3 (1, 2): framing headers of a bodiless response describe the body it would have had.
@@ -441,6 +488,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         chunkedLast = false;
         unknownCoding = false;
         hostSeen = false;
+        emptyLines = 0;
         remaining = 0;
         received = 0;
     }
@@ -451,7 +499,10 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
 
     // ---------------------------------------------------------------- lines
 
-    /** RFC 9112 §2.2: a server SHOULD ignore empty lines received before a request-line. */
+    /**
+     * RFC 9112 §2.2: a server SHOULD ignore "at least one" empty line received before a request-line; this one
+     * ignores a bounded number.
+     */
     private boolean skipEmptyLines(ByteBuf in) {
         for (;;) {
             int r = in.readerIndex();
@@ -460,6 +511,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 return false;
             }
             byte b = in.getByte(r);
+            int skip;
             if (b == CR) {
                 if (n < 2) {
                     return false;
@@ -467,12 +519,17 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 if (in.getByte(r + 1) != LF) {
                     return true;
                 }
-                in.skipBytes(2);
+                skip = 2;
             } else if (b == LF && !strictLineEndings) {
-                in.skipBytes(1);
+                skip = 1;
             } else {
                 return true;
             }
+            if (++emptyLines > maxLeadingEmptyLines) {
+                throw new InvalidHttpMessageException(HttpViolation.TOO_MANY_EMPTY_LINES,
+                        "more than " + maxLeadingEmptyLines + " empty lines before the initial line");
+            }
+            in.skipBytes(skip);
         }
     }
 
@@ -600,6 +657,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 throw new InvalidHttpMessageException(HttpViolation.DUPLICATE_HOST, "more than one Host field");
             }
             hostSeen = true;
+            HttpSyntax.checkHost(b, valueStart, valueEnd);
         }
         headers.add(new AsciiString(b, 0, nameEnd, true), new AsciiString(b, valueStart, valueEnd - valueStart, true));
     }
@@ -651,11 +709,17 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
             }
             i++;
         }
+        if (contentLength >= 0 && contentLength != value) {
+            throw new InvalidHttpMessageException(HttpViolation.CONFLICTING_CONTENT_LENGTH,
+                    "Content-Length values " + contentLength + " and " + value);
+        }
+        if ((elements > 1 || contentLength >= 0) && isDecodingRequest()) {
+            // RFC 9110 §8.6 allows collapsing identical values; a server is stricter, as a parser in front of it
+            // may not collapse them (responses, where a client has no such peer, still collapse).
+            throw new InvalidHttpMessageException(HttpViolation.CONTENT_LENGTH_LIST,
+                    "a Content-Length list or repeated Content-Length field");
+        }
         if (contentLength >= 0) {
-            if (contentLength != value) {
-                throw new InvalidHttpMessageException(HttpViolation.CONFLICTING_CONTENT_LENGTH,
-                        "Content-Length values " + contentLength + " and " + value);
-            }
             return false;
         }
         contentLength = value;
@@ -759,11 +823,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 throw new InvalidHttpMessageException(HttpViolation.INVALID_CHUNK_SIZE,
                         "a chunk size followed by something other than an extension");
             }
-            for (; j < length; j++) {
-                if (!HttpByteClasses.FIELD_VALUE[b[j] & 0xFF]) {
-                    throw invalidByte(b[j], HttpViolation.INVALID_CHUNK_EXTENSION, "in a chunk extension");
-                }
-            }
+            HttpSyntax.checkChunkExtensions(b, j, length);
         }
         return size;
     }

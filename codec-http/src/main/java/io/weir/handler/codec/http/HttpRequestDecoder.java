@@ -14,8 +14,15 @@ import java.nio.charset.StandardCharsets;
  * <p>The request line must be {@code method SP request-target SP HTTP-version} (RFC 9112 §3) with single
  * spaces, a token method, a request-target of visible ASCII, and HTTP/1.0 or HTTP/1.1. A request line without a
  * version (HTTP/0.9) is rejected. A request with neither Content-Length nor Transfer-Encoding has no body.
+ *
+ * <p>The request-target must be in the form its method allows (RFC 9112 §3.2): origin-form ({@code /path}) or
+ * absolute-form ({@code http://host/path}) for every method, asterisk-form ({@code *}) only with OPTIONS,
+ * authority-form ({@code host:port}) only with CONNECT. CONNECT itself is refused with 501 unless
+ * {@linkplain HttpDecoderConfig#setAllowConnect allowed}. {@code OPTIONS *} is legal and passed on: the application
+ * answers it (for instance {@code 200} with {@code Allow} and {@code Content-Length: 0}).
  */
 public class HttpRequestDecoder extends HttpObjectDecoder {
+    private final boolean allowConnect;
 
     /** A decoder with the {@link HttpDecoderConfig} defaults. */
     public HttpRequestDecoder() {
@@ -39,6 +46,7 @@ public class HttpRequestDecoder extends HttpObjectDecoder {
      */
     public HttpRequestDecoder(HttpDecoderConfig config) {
         super(config);
+        allowConnect = config.isAllowConnect();
     }
 
     @Override
@@ -96,8 +104,68 @@ public class HttpRequestDecoder extends HttpObjectDecoder {
         }
         HttpVersion version = parseVersion(b, versionStart, length);
         HttpMethod method = HttpMethod.valueOf(b, 0, methodEnd);
+        checkTargetForm(method, b, targetStart, targetEnd);
         String uri = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
         return new DefaultHttpRequest(version, method, uri, new DefaultHttpHeaders(false));
+    }
+
+    /** RFC 9112 §3.2: request-target = origin-form / absolute-form / authority-form / asterisk-form. */
+    private void checkTargetForm(HttpMethod method, byte[] b, int start, int end) {
+        if (method.equals(HttpMethod.CONNECT)) {
+            if (!allowConnect) {
+                // RFC 9110 §9.3.6: tunnelling is a proxy's job; an origin server does not implement it.
+                throw new InvalidHttpMessageException(HttpViolation.CONNECT_NOT_SUPPORTED,
+                        "CONNECT to a server that does not tunnel");
+            }
+            // RFC 9112 §3.2.3: authority-form, uri-host ":" port, and nothing else.
+            int colon = -1;
+            for (int i = start; i < end; i++) {
+                if (b[i] == ':') {
+                    colon = i;
+                }
+            }
+            if (colon <= start || colon == end - 1) {
+                throw new InvalidHttpMessageException(HttpViolation.INVALID_TARGET_FORM,
+                        "a CONNECT target that is not host:port");
+            }
+            HttpSyntax.checkHost(b, start, end);
+            return;
+        }
+        byte first = b[start];
+        if (first == '/') {
+            return;
+        }
+        if (first == '*' && end - start == 1) {
+            // RFC 9112 §3.2.4: asterisk-form is only used for a server-wide OPTIONS request.
+            if (!method.equals(HttpMethod.OPTIONS)) {
+                throw new InvalidHttpMessageException(HttpViolation.INVALID_TARGET_FORM,
+                        "asterisk-form with " + method.name() + " (only OPTIONS may use it)");
+            }
+            return;
+        }
+        // RFC 9112 §3.2.2 absolute-form; RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":".
+        // The "//" of an authority is required too (RFC 9110 §4.2: http and https URIs have one), which also tells
+        // "host:port" (authority-form, CONNECT only) apart from a scheme.
+        if (isAlpha(first)) {
+            for (int i = start + 1; i < end; i++) {
+                byte c = b[i];
+                if (c == ':') {
+                    if (i + 2 < end && b[i + 1] == '/' && b[i + 2] == '/') {
+                        return;
+                    }
+                    break;
+                }
+                if (!isAlpha(c) && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.') {
+                    break;
+                }
+            }
+        }
+        throw new InvalidHttpMessageException(HttpViolation.INVALID_TARGET_FORM,
+                "a request-target in none of origin-form and absolute-form");
+    }
+
+    private static boolean isAlpha(byte c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
     }
 
     @Override

@@ -1,14 +1,22 @@
 package io.weir.handler.codec.http;
 
+import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelInputShutdownEvent;
 import io.weir.channel.ChannelPromise;
+import io.weir.channel.ChannelShutdownDirection;
 import io.weir.channel.ChannelShutdownEvent;
+import io.weir.channel.DuplexChannel;
 import io.weir.util.ReferenceCountUtil;
+import io.weir.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The server side of HTTP/1.1 in one handler: an {@link HttpRequestDecoder} for what arrives and an
@@ -25,7 +33,7 @@ import java.util.List;
  * ({@link InvalidHttpMessageException}, whose {@link HttpViolation#statusCode()} also yields 501 for an unknown
  * transfer coding and 505 for an unsupported version), 413 for {@link TooLongHttpContentException}, 414 for
  * {@link TooLongHttpLineException} and 431 for {@link TooLongHttpHeaderException}. Bytes after the rejection are
- * discarded unread.
+ * discarded unread, and the connection is closed gracefully (see "Closing" below).
  * <ul>
  * <li>A request rejected in its request line or header fields never reaches the next handlers: there is nothing a
  *     handler could safely do with it.</li>
@@ -37,13 +45,33 @@ import java.util.List;
  * Either way the answer waits until the responses to the requests before it have been written, so pipelined
  * responses stay in request order.
  *
- * <h2>Pipelining</h2>
+ * <h2>Pipelining and backpressure</h2>
  * Pipelined requests are decoded and passed on one after another; the application must write the responses in
  * request order (as any handler that answers synchronously does), and the codec pairs each response with the
- * method of the request it answers in that order. A client cannot make the server queue requests without bound:
- * once {@linkplain #setMaxPendingRequests(int) the limit} of requests passed on without a response begun is
- * reached, the codec turns the channel's auto-read off (what one read already brought is still decoded) and
- * turns it back on when the application has begun answering half of them.
+ * method of the request it answers in that order. A client cannot make the server queue without bound:
+ * <ul>
+ * <li><b>Responses.</b> While the channel is not {@linkplain Channel#isWritable() writable} (its queued bytes went
+ *     above the high-water mark, typically because the client does not read), the codec decodes nothing more, not
+ *     even what a read already brought, and turns auto-read off; when the channel becomes writable again it decodes
+ *     what it kept and reads on. So a connection holds about its high-water mark of responses, plus one response
+ *     and one read, whatever the client sends. The check is one field read per message or body content.</li>
+ * <li><b>Requests.</b> Once {@linkplain #setMaxPendingRequests(int) the limit} of requests passed on without a
+ *     response begun is reached, the codec turns auto-read off (what one read already brought is still decoded)
+ *     and turns it back on when the application has begun answering half of them.</li>
+ * </ul>
+ * The codec only turns on the auto-read it turned off. While it holds reading off, read requests from the handlers
+ * after it wait until it resumes.
+ *
+ * <h2>Closing</h2>
+ * A close requested (by the codec after a rejection, or by any handler, for instance after a {@code 413}) while
+ * the client may still be sending (inside a request, bytes not yet decoded, or input rejected) is graceful
+ * (RFC 9112 §9.6): what was written is flushed, the output is shut down (the client sees the end of the response),
+ * and whatever the client still sends is read and dropped until it closes its side, {@linkplain
+ * #setLingerMaxBytes(long) a byte limit} is passed or {@linkplain #setLingerTimeoutMillis(long) a time limit}
+ * elapses, whichever comes first; then the channel closes and the close's promise completes. Closing at once would
+ * make the kernel answer the unread bytes with a reset, which can destroy the response before the client reads
+ * it. Channels that cannot half-close (not a {@link DuplexChannel}) close at once, as does a close at a message
+ * boundary with nothing buffered.
  *
  * <h2>Threads and ownership</h2>
  * Called only on the channel's event loop. Keeps per-connection state: one instance per channel.
@@ -53,6 +81,13 @@ public final class HttpServerCodec implements ChannelHandler {
     private static final int CLOSE_WITHOUT_ANSWER = -1;
     /** Default of {@link #setMaxPendingRequests(int)}. */
     public static final int DEFAULT_MAX_PENDING_REQUESTS = 128;
+    /** Default of {@link #setLingerTimeoutMillis(long)}: 2 s, enough for a client on a slow link to see the answer. */
+    public static final long DEFAULT_LINGER_TIMEOUT_MILLIS = 2_000;
+    /** Default of {@link #setLingerMaxBytes(long)}: 1 MiB, what a client sends in flight before it reads the answer. */
+    public static final long DEFAULT_LINGER_MAX_BYTES = 1 << 20;
+
+    private static final int PAUSED_FOR_REQUESTS = 1;
+    private static final int PAUSED_FOR_WRITABILITY = 2;
 
     private final RequestDecoder decoder;
     private final ResponseEncoder encoder = new ResponseEncoder();
@@ -63,8 +98,26 @@ public final class HttpServerCodec implements ChannelHandler {
     private long responsesDone;
     private boolean responseInProgress;
     private int maxPendingRequests = DEFAULT_MAX_PENDING_REQUESTS;
-    /** Whether this codec turned auto-read off because too many requests wait for a response. */
-    private boolean readingPaused;
+    private long lingerTimeoutMillis = DEFAULT_LINGER_TIMEOUT_MILLIS;
+    private long lingerMaxBytes = DEFAULT_LINGER_MAX_BYTES;
+
+    private ChannelHandlerContext ctx;
+    /** Why reading is paused: a set of PAUSED_FOR_* bits, 0 when it is not. */
+    private int pausedFor;
+    /** Whether this codec turned auto-read off (it only turns back on what it turned off). */
+    private boolean autoReadTurnedOff;
+    /** Whether a handler after the codec asked for a read while reading was paused for writability. */
+    private boolean readRequested;
+    private boolean resumeScheduled;
+    private final Runnable resumeTask = this::resumeAfterWritable;
+    /** An input shutdown that arrived while undecoded requests waited for writability; passed on once they are. */
+    private ChannelShutdownEvent deferredInputShutdown;
+
+    /** Non-null while closing gracefully: the promise of the close that will end the linger. */
+    private ChannelPromise lingerPromise;
+    private boolean lingering;
+    private long lingerBytes;
+    private ScheduledFuture<?> lingerTimer;
 
     private boolean rejected;
     private boolean rejectionInBody;
@@ -118,6 +171,46 @@ public final class HttpServerCodec implements ChannelHandler {
     }
 
     /**
+     * Sets how long a graceful close (see "Closing" above) waits for the client to close its side before closing
+     * anyway. Call it before the channel becomes active.
+     *
+     * @return this codec
+     * @throws IllegalArgumentException if negative
+     */
+    public HttpServerCodec setLingerTimeoutMillis(long lingerTimeoutMillis) {
+        if (lingerTimeoutMillis < 0) {
+            throw new IllegalArgumentException("lingerTimeoutMillis: " + lingerTimeoutMillis + " (expected: >= 0)");
+        }
+        this.lingerTimeoutMillis = lingerTimeoutMillis;
+        return this;
+    }
+
+    /** How long a graceful close waits for the client, in milliseconds. */
+    public long lingerTimeoutMillis() {
+        return lingerTimeoutMillis;
+    }
+
+    /**
+     * Sets how many bytes a graceful close reads and drops before closing anyway. Call it before the channel
+     * becomes active.
+     *
+     * @return this codec
+     * @throws IllegalArgumentException if negative
+     */
+    public HttpServerCodec setLingerMaxBytes(long lingerMaxBytes) {
+        if (lingerMaxBytes < 0) {
+            throw new IllegalArgumentException("lingerMaxBytes: " + lingerMaxBytes + " (expected: >= 0)");
+        }
+        this.lingerMaxBytes = lingerMaxBytes;
+        return this;
+    }
+
+    /** How many bytes a graceful close drops at most. */
+    public long lingerMaxBytes() {
+        return lingerMaxBytes;
+    }
+
+    /**
      * The status a server answers a request rejected with {@code cause} with: see the class documentation.
      *
      * @param cause the cause of a failed {@link io.weir.handler.codec.DecoderResult}
@@ -141,14 +234,26 @@ public final class HttpServerCodec implements ChannelHandler {
     // ---------------------------------------------------------------- inbound: the decoder
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (lingering) {
+            discardWhileLingering(msg);
+            return;
+        }
         try {
             decoder.channelRead(ctx, msg);
         } finally {
-            if (!readingPaused && methods.size() >= maxPendingRequests && ctx.channel().config().isAutoRead()) {
+            if (methods.size() >= maxPendingRequests) {
                 // The application is not keeping up with a pipelining client: stop taking more of its input.
-                readingPaused = true;
-                ctx.channel().config().setAutoRead(false);
+                pause(PAUSED_FOR_REQUESTS);
+            }
+            if (!ctx.channel().isWritable()) {
+                // The client is not reading what it asked for: neither decode nor read more until it does.
+                pause(PAUSED_FOR_WRITABILITY);
             }
             if (rejected && !rejectionAnswered) {
                 if (rejectionInBody) {
@@ -161,17 +266,168 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if ((pausedFor & PAUSED_FOR_WRITABILITY) != 0 || lingering) {
+            // Not the decoder's: it would ask for another read when it kept a partial message, and the bytes would
+            // pile up undecoded while the client does not read.
+            ctx.fireChannelReadComplete();
+            return;
+        }
         decoder.channelReadComplete(ctx);
     }
 
     @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if ((pausedFor & PAUSED_FOR_WRITABILITY) != 0 && !resumeScheduled && ctx.channel().isWritable()) {
+            // Later, not now: this may run inside a flush, in the middle of another handler's call.
+            resumeScheduled = true;
+            ctx.executor().execute(resumeTask);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (lingering) {
+            closeAfterLinger();
+        }
         decoder.channelInactive(ctx);
     }
 
     @Override
     public void channelShutdown(ChannelHandlerContext ctx, ChannelShutdownEvent event) throws Exception {
+        if (lingering) {
+            if (event instanceof ChannelInputShutdownEvent) {
+                // The client closed its side: it has seen the answer, nothing more will come.
+                closeAfterLinger();
+            }
+            ctx.fireChannelShutdown(event);
+            return;
+        }
+        if (event instanceof ChannelInputShutdownEvent && (pausedFor & PAUSED_FOR_WRITABILITY) != 0
+                && decoder.hasBufferedInput()) {
+            // The requests the client sent before its end of input still wait to be decoded: keep the end for after.
+            deferredInputShutdown = event;
+            return;
+        }
         decoder.channelShutdown(ctx, event);
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        if ((pausedFor & PAUSED_FOR_WRITABILITY) != 0 && !lingering) {
+            readRequested = true;
+            return;
+        }
+        ctx.read();
+    }
+
+    // ---------------------------------------------------------------- backpressure
+
+    private void pause(int reason) {
+        if ((pausedFor & reason) != 0) {
+            return;
+        }
+        pausedFor |= reason;
+        ChannelConfig config = ctx.channel().config();
+        if (!autoReadTurnedOff && config.isAutoRead()) {
+            autoReadTurnedOff = true;
+            config.setAutoRead(false);
+        }
+    }
+
+    private void unpause(int reason) {
+        pausedFor &= ~reason;
+        if (pausedFor == 0 && autoReadTurnedOff) {
+            autoReadTurnedOff = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** Runs on the event loop after the channel became writable: decodes what was kept, then reads on. */
+    private void resumeAfterWritable() {
+        resumeScheduled = false;
+        ChannelHandlerContext ctx = this.ctx;
+        Channel ch = ctx.channel();
+        if ((pausedFor & PAUSED_FOR_WRITABILITY) == 0 || lingering || !ch.isActive() || !ch.isWritable()) {
+            // Nothing to resume, or unwritable again: the next change of writability will call this again.
+            return;
+        }
+        pausedFor &= ~PAUSED_FOR_WRITABILITY;
+        try {
+            if (decoder.hasBufferedInput()) {
+                channelRead(ctx, Unpooled.EMPTY_BUFFER);
+                channelReadComplete(ctx);
+            }
+            if ((pausedFor & PAUSED_FOR_WRITABILITY) != 0) {
+                return;
+            }
+            ChannelShutdownEvent deferred = deferredInputShutdown;
+            if (deferred != null) {
+                deferredInputShutdown = null;
+                decoder.channelShutdown(ctx, deferred);
+            }
+            unpause(0);
+            if (readRequested) {
+                readRequested = false;
+                ctx.read();
+            }
+        } catch (Throwable t) {
+            ctx.fireExceptionCaught(t);
+        }
+    }
+
+    // ---------------------------------------------------------------- graceful close
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+        Channel ch = ctx.channel();
+        if (lingering || lingerTimeoutMillis == 0 || !(ch instanceof DuplexChannel duplex) || !ch.isActive()
+                || duplex.isOutputShutdown() || duplex.isInputShutdown() || !decoder.inputMayFollow()) {
+            ctx.close(promise);
+            return;
+        }
+        // RFC 9112 §9.6: a server closing while the client may still send closes in stages, so that the unread
+        // bytes do not make the kernel reset the connection under a response the client has not read yet.
+        lingering = true;
+        lingerPromise = promise;
+        lingerBytes = 0;
+        deferredInputShutdown = null;
+        pausedFor = 0;
+        autoReadTurnedOff = false;
+        lingerTimer = ctx.executor().schedule(this::closeAfterLinger, lingerTimeoutMillis, TimeUnit.MILLISECONDS);
+        ctx.channel().config().setAutoRead(true);
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+            if (f.isSuccess() && lingerPromise != null) {
+                ctx.shutdown(ChannelShutdownDirection.OUTBOUND, ctx.newPromise())
+                        .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            } else {
+                closeAfterLinger();
+            }
+        });
+    }
+
+    private void discardWhileLingering(Object msg) {
+        if (msg instanceof ByteBuf buf) {
+            lingerBytes += buf.readableBytes();
+        }
+        ReferenceCountUtil.release(msg);
+        if (lingerBytes > lingerMaxBytes) {
+            closeAfterLinger();
+        }
+    }
+
+    private void closeAfterLinger() {
+        ChannelPromise promise = lingerPromise;
+        if (promise == null) {
+            return;
+        }
+        lingerPromise = null;
+        ScheduledFuture<?> timer = lingerTimer;
+        if (timer != null) {
+            lingerTimer = null;
+            timer.cancel(false);
+        }
+        ctx.close(promise);
     }
 
     @Override
@@ -189,9 +445,8 @@ public final class HttpServerCodec implements ChannelHandler {
                 // A final response: it answers the oldest request without one (interim 1xx answer nothing).
                 respondingTo = methods.poll();
                 responseInProgress = true;
-                if (readingPaused && methods.size() <= maxPendingRequests / 2) {
-                    readingPaused = false;
-                    ctx.channel().config().setAutoRead(true);
+                if ((pausedFor & PAUSED_FOR_REQUESTS) != 0 && methods.size() <= maxPendingRequests / 2) {
+                    unpause(PAUSED_FOR_REQUESTS);
                 }
             }
         }
@@ -261,6 +516,18 @@ public final class HttpServerCodec implements ChannelHandler {
     private final class RequestDecoder extends HttpRequestDecoder {
         RequestDecoder(HttpDecoderConfig config) {
             super(config);
+        }
+
+        @Override
+        boolean pauseBeforeNextObject() {
+            if ((pausedFor & PAUSED_FOR_WRITABILITY) != 0 || lingering) {
+                return true;
+            }
+            if (!ctx.channel().isWritable()) {
+                pause(PAUSED_FOR_WRITABILITY);
+                return true;
+            }
+            return false;
         }
 
         @Override

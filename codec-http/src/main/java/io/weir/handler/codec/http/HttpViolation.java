@@ -34,10 +34,38 @@ public enum HttpViolation {
     INVALID_REASON_PHRASE(400),
     /** More than one Host field in a request (RFC 9112 §3.2). Answered with 400. */
     DUPLICATE_HOST(400),
+    /** An HTTP/1.1 request without a Host field (RFC 9112 §3.2: MUST be answered with 400). */
+    MISSING_HOST(400),
+    /**
+     * A Host field that is not {@code uri-host [":" port]} (RFC 9110 §7.2): a list, userinfo, a path, a bad port or
+     * bytes outside the URI grammar. Answered with 400.
+     */
+    INVALID_HOST(400),
+    /**
+     * A request-target whose form the method does not allow (RFC 9112 §3.2): asterisk-form other than with
+     * OPTIONS, authority-form other than with CONNECT, or a target in none of the four forms. Answered with 400.
+     */
+    INVALID_TARGET_FORM(400),
+    /**
+     * A CONNECT request to a server that does not tunnel (RFC 9110 §9.3.6; see
+     * {@link HttpDecoderConfig#setAllowConnect}). Answered with 501.
+     */
+    CONNECT_NOT_SUPPORTED(501),
+    /**
+     * More empty lines before a request line than {@link HttpDecoderConfig#getMaxLeadingEmptyLines()} (RFC 9112
+     * §2.2). Answered with 400.
+     */
+    TOO_MANY_EMPTY_LINES(400),
     /** Content-Length and Transfer-Encoding in one message: a smuggling vector (RFC 9112 §6.3). Answered with 400. */
     CONTENT_LENGTH_WITH_TRANSFER_ENCODING(400),
     /** Content-Length values that differ (RFC 9112 §6.3). Answered with 400. */
     CONFLICTING_CONTENT_LENGTH(400),
+    /**
+     * A request whose Content-Length is a list or appears more than once, even with identical values: RFC 9110
+     * §8.6 lets a recipient accept that, but two parsers that disagree on it disagree on where the request ends.
+     * Answered with 400.
+     */
+    CONTENT_LENGTH_LIST(400),
     /** A Content-Length that is not a decimal number or does not fit in a long. Answered with 400. */
     INVALID_CONTENT_LENGTH(400),
     /** Transfer-Encoding in an HTTP/1.0 message, whose framing is then unreliable (RFC 9112 §6.1). Answered with 400. */
@@ -50,8 +78,16 @@ public enum HttpViolation {
     UNSUPPORTED_TRANSFER_CODING(501),
     /** A chunk size that is not hexadecimal or does not fit in a long (RFC 9112 §7.1). Answered with 400. */
     INVALID_CHUNK_SIZE(400),
-    /** A chunk extension with a CR, a control character or no leading semicolon (RFC 9112 §7.1.1). Answered with 400. */
+    /**
+     * A chunk extension that is not {@code ";" token ["=" (token / quoted-string)]}, or holds a CR or control
+     * character (RFC 9112 §7.1.1). Answered with 400.
+     */
     INVALID_CHUNK_EXTENSION(400),
+    /**
+     * A declared chunk size above {@link HttpDecoderConfig#getMaxDeclaredChunkSize()}: refused at once rather than
+     * awaited. Answered with 413.
+     */
+    CHUNK_SIZE_TOO_LARGE(413),
     /** A chunk-size line longer than the initial line limit. Answered with 400. */
     CHUNK_LINE_TOO_LONG(400),
     /** Chunk data not followed by CRLF (RFC 9112 §7.1). Answered with 400. */

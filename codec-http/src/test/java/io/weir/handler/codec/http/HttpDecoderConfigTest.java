@@ -15,12 +15,16 @@ class HttpDecoderConfigTest {
     @Test
     void defaultsAreTheDocumentedSafeLimits() {
         HttpDecoderConfig config = new HttpDecoderConfig();
-        assertThat(config.getMaxInitialLineLength()).isEqualTo(4096);
+        assertThat(config.getMaxInitialLineLength()).as("RFC 9112 §3: at least 8,000 octets").isEqualTo(8192);
         assertThat(config.getMaxHeaderSize()).isEqualTo(8192);
         assertThat(config.getMaxChunkSize()).isEqualTo(8192);
         assertThat(config.getMaxHeaderCount()).isEqualTo(100);
         assertThat(config.isValidateHeaders()).isTrue();
         assertThat(config.isStrictLineEndings()).isTrue();
+        assertThat(config.getMaxDeclaredChunkSize()).isEqualTo(16L << 20);
+        assertThat(config.getMaxLeadingEmptyLines()).isEqualTo(16);
+        assertThat(config.isRequireHost()).isTrue();
+        assertThat(config.isAllowConnect()).isFalse();
     }
 
     @Test
@@ -32,6 +36,8 @@ class HttpDecoderConfigTest {
         assertThatThrownBy(() -> config.setMaxChunkSize(0)).hasMessageContaining("maxChunkSize: 0");
         assertThatThrownBy(() -> config.setMaxHeaderCount(0)).hasMessageContaining("maxHeaderCount: 0");
         assertThatThrownBy(() -> config.setMaxContentLength(-5)).hasMessageContaining("maxContentLength: -5");
+        assertThatThrownBy(() -> config.setMaxDeclaredChunkSize(0)).hasMessageContaining("maxDeclaredChunkSize: 0");
+        assertThatThrownBy(() -> config.setMaxLeadingEmptyLines(-1)).hasMessageContaining("maxLeadingEmptyLines: -1");
         assertThat(config.getMaxHeaderSize()).isEqualTo(HttpDecoderConfig.DEFAULT_MAX_HEADER_SIZE_BYTES);
     }
 

@@ -23,7 +23,7 @@ class HttpRequestDecoderMalformedTest {
     void isRejectedWithItsTypedCause(MalformedRequests.Row row) {
         // A valid request follows each malformed one: it must never be decoded.
         EmbeddedChannel ch = new EmbeddedChannel(new HttpRequestDecoder(row.config()));
-        List<Object> out = decode(ch, row.request() + "GET /after HTTP/1.1\r\n\r\n");
+        List<Object> out = decode(ch, row.request() + "GET /after HTTP/1.1\r\nHost: a\r\n\r\n");
         ch.finish();
         HttpTestSupport.drain(ch, out);
         try {

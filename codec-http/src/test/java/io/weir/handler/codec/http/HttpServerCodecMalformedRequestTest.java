@@ -28,7 +28,7 @@ class HttpServerCodecMalformedRequestTest {
     @MethodSource("rows")
     void isAnsweredWithItsStatusAndTheConnectionCloses(MalformedRequests.Row row) {
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(row.config()));
-        ch.writeInbound(bytes(row.request() + "GET /after HTTP/1.1\r\n\r\n"));
+        ch.writeInbound(bytes(row.request() + "GET /after HTTP/1.1\r\nHost: a\r\n\r\n"));
         List<Object> seen = new ArrayList<>();
         drain(ch, seen);
         String answer = outbound(ch);

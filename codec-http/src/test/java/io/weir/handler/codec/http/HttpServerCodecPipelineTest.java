@@ -43,8 +43,9 @@ class HttpServerCodecPipelineTest {
     @Test
     void pipelinedRequestsThroughTheAggregatorAreAnsweredInOrder() {
         EmbeddedChannel ch = channel();
-        ch.writeInbound(bytes("GET /a HTTP/1.1\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 3\r\n\r\nxyz"
-                + "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"));
+        ch.writeInbound(bytes("GET /a HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "POST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nxyz"
+                + "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"));
         assertThat(outbound(ch)).isEqualTo("HTTP/1.1 200 OK\r\ncontent-length: 7\r\n\r\nGET /a "
                 + "HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\nPOST /b xyz"
                 + "HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nPOST /c hi");
@@ -55,7 +56,7 @@ class HttpServerCodecPipelineTest {
     @Test
     void aBodyAboveTheAggregatorLimitGetsOneAnswer() {
         EmbeddedChannel ch = channel();
-        ch.writeInbound(bytes("POST /big HTTP/1.1\r\nContent-Length: 17\r\n\r\n" + "x".repeat(17)));
+        ch.writeInbound(bytes("POST /big HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n" + "x".repeat(17)));
         String out = outbound(ch);
         assertThat(out).startsWith("HTTP/1.1 413 ");
         assertThat(out.indexOf("HTTP/1.1", 1)).as("a single answer").isEqualTo(-1);
@@ -66,7 +67,7 @@ class HttpServerCodecPipelineTest {
     @Test
     void aBadChunkBehindTheAggregatorIsAnsweredOnceByTheCodec() {
         EmbeddedChannel ch = channel();
-        ch.writeInbound(bytes("POST /up HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\nzz\r\n"));
+        ch.writeInbound(bytes("POST /up HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\nzz\r\n"));
         String out = outbound(ch);
         assertThat(out).isEqualTo("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
         assertThat(ch.isOpen()).isFalse();

@@ -65,10 +65,11 @@ class HttpServerCodecTest {
         Holder holder = new Holder();
         HttpServerCodec codec = new HttpServerCodec().setMaxPendingRequests(4);
         EmbeddedChannel ch = new EmbeddedChannel(codec, holder);
-        ch.writeInbound(bytes("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nGET /3 HTTP/1.1\r\n\r\n"));
+        ch.writeInbound(bytes("GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "GET /3 HTTP/1.1\r\nHost: a\r\n\r\n"));
         assertThat(ch.config().isAutoRead()).isTrue();
         // What one read brought is still decoded, but nothing more is read until the application catches up.
-        ch.writeInbound(bytes("GET /4 HTTP/1.1\r\n\r\nGET /5 HTTP/1.1\r\n\r\n"));
+        ch.writeInbound(bytes("GET /4 HTTP/1.1\r\nHost: a\r\n\r\nGET /5 HTTP/1.1\r\nHost: a\r\n\r\n"));
         assertThat(holder.uris).containsExactly("/1", "/2", "/3", "/4", "/5");
         assertThat(ch.config().isAutoRead()).isFalse();
         for (int i = 1; i <= 2; i++) {
@@ -93,8 +94,9 @@ class HttpServerCodecTest {
     @Test
     void pipelinedRequestsAreAnsweredInRequestOrder() {
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new EchoUri());
-        ch.writeInbound(bytes("GET /first HTTP/1.1\r\n\r\nPOST /second HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
-                + "GET /third HTTP/1.1\r\n\r\n"));
+        ch.writeInbound(bytes("GET /first HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "POST /second HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
+                + "GET /third HTTP/1.1\r\nHost: a\r\n\r\n"));
         String out = outbound(ch);
         assertThat(out).isEqualTo("HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\n/first"
                 + "HTTP/1.1 200 OK\r\ncontent-length: 7\r\n\r\n/second"
@@ -106,7 +108,7 @@ class HttpServerCodecTest {
     @Test
     void aResponseToHeadKeepsItsHeadersButNotItsBody() {
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new EchoUri());
-        ch.writeInbound(bytes("HEAD /head HTTP/1.1\r\n\r\nGET /get HTTP/1.1\r\n\r\n"));
+        ch.writeInbound(bytes("HEAD /head HTTP/1.1\r\nHost: a\r\n\r\nGET /get HTTP/1.1\r\nHost: a\r\n\r\n"));
         assertThat(outbound(ch)).isEqualTo("HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n"
                 + "HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\n/get");
         assertThat(ch.finish()).isFalse();
@@ -116,7 +118,8 @@ class HttpServerCodecTest {
     void aRejectionWaitsForTheResponsesToEarlierPipelinedRequests() {
         Holder holder = new Holder();
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), holder);
-        ch.writeInbound(bytes("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nGET /3 HTTP/1.1\r\nBad Header: x\r\n\r\n"));
+        ch.writeInbound(bytes("GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "GET /3 HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n"));
         assertThat(holder.uris).containsExactly("/1", "/2");
         assertThat(holder.failures).isEmpty();
         assertThat(outbound(ch)).isEmpty();
@@ -147,7 +150,7 @@ class HttpServerCodecTest {
                 ReferenceCountUtil.release(msg);
             }
         });
-        ch.writeInbound(bytes("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n"));
+        ch.writeInbound(bytes("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n"));
         assertThat(outbound(ch)).isEqualTo("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
         assertThat(ch.isOpen()).as("stays open until the begun response ends").isTrue();
         ch.writeAndFlush(new DefaultLastHttpContent());
@@ -160,8 +163,8 @@ class HttpServerCodecTest {
     void aBodyRejectedBeforeAnyResponseIsAnsweredByTheCodec() {
         Holder holder = new Holder();
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), holder);
-        ch.writeInbound(bytes("POST /up HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
-                + "POST /up2 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX"));
+        ch.writeInbound(bytes("POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"
+                + "POST /up2 HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX"));
         assertThat(holder.uris).containsExactly("/up", "/up2");
         assertThat(holder.failures).hasSize(1);
         assertThat(outbound(ch)).as("the answer to /up comes first").isEmpty();
@@ -176,7 +179,7 @@ class HttpServerCodecTest {
     void interimResponsesDoNotCountAsAnswers() {
         Holder holder = new Holder();
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), holder);
-        ch.writeInbound(bytes("HEAD /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n"));
+        ch.writeInbound(bytes("HEAD /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n"));
         ch.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         ch.writeAndFlush(response("head"));
         ch.writeAndFlush(response("get"));

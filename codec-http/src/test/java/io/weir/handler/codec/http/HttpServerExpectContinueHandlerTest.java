@@ -75,4 +75,53 @@ class HttpServerExpectContinueHandlerTest {
         req.release();
         ch.finish();
     }
+
+    @Test
+    void anUploadDeclaredAboveTheLimitGets413WithoutItsBodyBeingInvited() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerExpectContinueHandler(1024));
+        HttpRequest req = expecting("100-continue");
+        HttpUtil.setContentLength(req, 1025);
+        ch.writeInbound(req);
+        HttpResponse res = ch.readOutbound();
+        assertThat(res.status()).isEqualTo(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+        assertThat(res.headers().get(HttpHeaderNames.CONNECTION)).isEqualToIgnoringCase("close");
+        assertThat(res.headers().get(HttpHeaderNames.CONTENT_LENGTH)).isEqualTo("0");
+        ReferenceCountUtil.release(res);
+        assertThat((Object) ch.readOutbound()).as("no 100 Continue").isNull();
+        assertThat((Object) ch.readInbound()).isNull();
+        assertThat(ch.isOpen()).as("closed after the 413").isFalse();
+        ch.finish();
+    }
+
+    @Test
+    void anUploadDeclaredAtTheLimitIsInvited() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerExpectContinueHandler(1024));
+        HttpRequest req = expecting("100-continue");
+        HttpUtil.setContentLength(req, 1024);
+        ch.writeInbound(req);
+        HttpResponse res = ch.readOutbound();
+        assertThat(res.status()).isEqualTo(HttpResponseStatus.CONTINUE);
+        ReferenceCountUtil.release(res);
+        HttpRequest passed = ch.readInbound();
+        assertThat(passed.headers().contains(HttpHeaderNames.EXPECT)).isFalse();
+        ch.finish();
+    }
+
+    @Test
+    void theAggregatorAndStreamingHandlersGiveTheSameAnswers() {
+        for (String expectation : new String[] {"100-continue", "teapot"}) {
+            for (long length : new long[] {0, 1024, 1025}) {
+                HttpRequest req = expecting(expectation);
+                HttpUtil.setContentLength(req, length);
+                HttpResponse expected = HttpServerExpectContinueHandler.expectationResponse(req, 1024);
+                EmbeddedChannel ch = new EmbeddedChannel(new HttpObjectAggregator(1024));
+                ch.writeInbound(req);
+                HttpResponse aggregator = ch.readOutbound();
+                assertThat(aggregator.status()).as("%s, %d bytes", expectation, length).isEqualTo(expected.status());
+                ReferenceCountUtil.release(aggregator);
+                ReferenceCountUtil.release(expected);
+                ch.finishAndReleaseAll();
+            }
+        }
+    }
 }

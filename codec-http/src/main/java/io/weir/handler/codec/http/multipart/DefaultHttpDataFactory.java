@@ -86,6 +86,11 @@ public final class DefaultHttpDataFactory implements HttpDataFactory {
         return mode;
     }
 
+    /** The largest size of one item, in bytes, or {@link HttpData#UNLIMITED_SIZE}. */
+    public long maxLimit() {
+        return maxSize;
+    }
+
     @Override
     public void setMaxLimit(long maxSize) {
         if (maxSize < HttpData.UNLIMITED_SIZE) {

@@ -78,6 +78,7 @@ class HttpPostRequestEncoderTest {
         Path file = Files.write(tempDir.resolve("upload.bin"), data);
         Path serverDir = Files.createDirectory(tempDir.resolve("server"));
         HttpRequest request = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/upload");
+        request.headers().set(HttpHeaderNames.HOST, "example.com");
         DefaultHttpDataFactory clientFactory = new DefaultHttpDataFactory(Mode.MIXED);
         HttpPostRequestEncoder encoder = new HttpPostRequestEncoder(clientFactory, request, true,
                 StandardCharsets.UTF_8);
