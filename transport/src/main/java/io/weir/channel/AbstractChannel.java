@@ -3,6 +3,7 @@ package io.weir.channel;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.ScheduledFuture;
+import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
@@ -41,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The event loop is given to the constructor and never changes. All public methods are thread-safe.
  */
 public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
-    private static final System.Logger LOGGER = System.getLogger(AbstractChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
 
     private final Channel parent;
     private final ChannelId id;
@@ -129,13 +130,20 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return closeFuture;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Cached once known, and taken into the cache just before the channel closes, so that a closed channel
+     * still names its addresses; a closed channel never asks the transport (which could only fail, and failing
+     * costs an exception per call: {@code toString()} of closed channels is called a lot, by logging).
+     */
     @Override
     public SocketAddress localAddress() {
         SocketAddress address = localAddress;
-        if (address == null) {
+        if (address == null && isOpen()) {
             try {
                 address = localAddress0();
-            } catch (Exception e) {
+            } catch (Throwable e) {
                 return null;
             }
             localAddress = address;
@@ -143,13 +151,14 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return address;
     }
 
+    /** {@inheritDoc} Cached like {@link #localAddress()}. */
     @Override
     public SocketAddress remoteAddress() {
         SocketAddress address = remoteAddress;
-        if (address == null) {
+        if (address == null && isOpen()) {
             try {
                 address = remoteAddress0();
-            } catch (Exception e) {
+            } catch (Throwable e) {
                 return null;
             }
             remoteAddress = address;
@@ -463,8 +472,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     protected final void closeForcibly() {
         try {
             doClose();
-        } catch (Exception e) {
-            LOGGER.log(Level.WARNING, "Failed to close a channel: " + this, e);
+        } catch (Throwable e) {
+            LOGGER.log(Level.WARNING, "Failed to close a channel: ", this, e);
         }
     }
 
@@ -573,8 +582,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     /** An exception reached the end of the pipeline: the default logs it at WARNING. */
     protected void onUnhandledInboundException(Throwable cause) {
-        LOGGER.log(Level.WARNING, "An exception reached the end of the pipeline of " + this
-                + " without being handled (add a handler that overrides exceptionCaught)", cause);
+        LOGGER.log(Level.WARNING, "An exception reached the end of the pipeline of ", this,
+                " without being handled (add a handler that overrides exceptionCaught)", cause);
     }
 
     /** A user event reached the end of the pipeline: the default releases it. */
@@ -596,7 +605,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         try {
             eventLoop.execute(task);
         } catch (RejectedExecutionException e) {
-            LOGGER.log(Level.WARNING, "The event loop refused a task of " + this, e);
+            LOGGER.log(Level.WARNING, "The event loop refused a task of ", this, e);
         }
     }
 
@@ -810,6 +819,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         // No more writes from here on: they fail at once instead of queueing behind the close.
         outboundBuffer = null;
         ChannelPromise pendingConnect = takeConnectPromise();
+        // Last chance to learn the addresses: a closed channel only reports what was cached.
+        localAddress();
+        remoteAddress();
         try {
             doClose();
             closeFuture.setClosed();
@@ -892,7 +904,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             try {
                 doDeregister();
             } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Unexpected exception while deregistering " + this, t);
+                LOGGER.log(Level.WARNING, "Unexpected exception while deregistering ", this, t);
             } finally {
                 IoRegistration registration = ioRegistration;
                 ioRegistration = null;
