@@ -29,16 +29,19 @@ public final class LoopLogger {
     private final System.Logger logger;
     private final String name;
 
-    private LoopLogger(String name) {
+    /** A front for {@code logger} ({@code null}: every record goes to System.err); for tests. */
+    LoopLogger(String name, System.Logger logger) {
         this.name = name;
-        System.Logger l;
+        this.logger = logger;
+    }
+
+    private static System.Logger systemLogger(String name) {
         try {
-            l = System.getLogger(name);
+            return System.getLogger(name);
         } catch (Throwable t) {
             // The logging back end cannot even hand out a logger: every record goes the System.err way.
-            l = null;
+            return null;
         }
-        this.logger = l;
     }
 
     /**
@@ -47,7 +50,8 @@ public final class LoopLogger {
      * @throws NullPointerException if {@code type} is null
      */
     public static LoopLogger of(Class<?> type) {
-        return new LoopLogger(Objects.requireNonNull(type, "type").getName());
+        String name = Objects.requireNonNull(type, "type").getName();
+        return new LoopLogger(name, systemLogger(name));
     }
 
     /** Records that a log back end threw since the JVM started (each fell back to System.err or was dropped). */

@@ -335,7 +335,8 @@ public final class EpollIoHandler implements IoHandler {
             try {
                 registration.handle.handle(registration, EpollIoEvent.of(ev));
             } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Unexpected exception from an I/O handle: ", registration.handle, null, t);
+                LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
+                        " handling " + EpollIoOps.describe(ev & EpollIoOps.KERNEL_BITS), t);
             }
             handled++;
         }

@@ -489,7 +489,8 @@ public final class NioIoHandler implements IoHandler {
         try {
             registration.handle.handle(registration, NioIoEvent.ofReadyOps(readyOps));
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Unexpected exception from an I/O handle: ", registration.handle, null, t);
+            LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
+                    " handling " + NioIoOps.describe(readyOps), t);
         }
         return true;
     }
