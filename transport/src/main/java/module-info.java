@@ -13,4 +13,6 @@ module io.weir.transport {
     exports io.weir.channel.embedded;
     exports io.weir.channel.local;
     exports io.weir.channel.nio;
+    // What the native transports share with NIO; not for applications.
+    exports io.weir.channel.internal to io.weir.transport.epoll;
 }

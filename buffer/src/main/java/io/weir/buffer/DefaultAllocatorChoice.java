@@ -1,5 +1,6 @@
 package io.weir.buffer;
 
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
 
@@ -27,7 +28,7 @@ final class DefaultAllocatorChoice {
             return UnpooledByteBufAllocator.DEFAULT;
         }
         if (!POOLED_ALLOCATOR_TYPE.equalsIgnoreCase(type)) {
-            System.getLogger(DefaultAllocatorChoice.class.getName()).log(Level.WARNING,
+            LoopLogger.of(DefaultAllocatorChoice.class).log(Level.WARNING,
                     "-D" + ALLOCATOR_TYPE_PROPERTY + "=" + type + " is not supported (expected "
                             + POOLED_ALLOCATOR_TYPE + " or " + UNPOOLED_ALLOCATOR_TYPE + "); using "
                             + POOLED_ALLOCATOR_TYPE);

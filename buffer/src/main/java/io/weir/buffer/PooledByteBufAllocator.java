@@ -3,6 +3,7 @@ package io.weir.buffer;
 import io.weir.util.concurrent.FastThreadLocal;
 import io.weir.util.concurrent.FastThreadLocalThread;
 import io.weir.util.platform.DirectMemory;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 
 /**
@@ -158,7 +159,7 @@ public final class PooledByteBufAllocator extends AbstractByteBufAllocator {
                     SystemProperties.getInt(NUM_DIRECT_ARENAS_PROPERTY, directArenas), PAGE_SIZE_BYTES,
                     CHUNK_SIZE_BYTES);
         } catch (IllegalArgumentException e) {
-            System.getLogger(PooledByteBufAllocator.class.getName()).log(System.Logger.Level.WARNING,
+            LoopLogger.of(PooledByteBufAllocator.class).log(System.Logger.Level.WARNING,
                     "invalid io.weir.allocator.* settings (" + e.getMessage() + "); using the defaults", e);
             return new PooledByteBufAllocator(preferDirect, heapArenas, directArenas, DEFAULT_PAGE_SIZE_BYTES,
                     DEFAULT_CHUNK_SIZE_BYTES);

@@ -1,5 +1,6 @@
 package io.weir.util;
 
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -9,7 +10,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * {@code CANCELLED}, by compare-and-set from any thread; the bucket links are touched only by the worker.
  */
 final class HashedWheelTimeout implements Timeout, Runnable {
-    private static final System.Logger LOGGER = System.getLogger(HashedWheelTimer.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(HashedWheelTimer.class);
     private static final int PENDING = 0;
     private static final int CANCELLED = 1;
     private static final int EXPIRED = 2;
@@ -81,7 +82,7 @@ final class HashedWheelTimeout implements Timeout, Runnable {
         try {
             task.run(this);
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "TimerTask " + task + " threw", t);
+            LOGGER.log(Level.WARNING, "TimerTask ", task, " threw", t);
         }
     }
 

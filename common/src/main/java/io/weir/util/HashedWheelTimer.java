@@ -2,6 +2,7 @@ package io.weir.util;
 
 import io.weir.util.concurrent.DefaultThreadFactory;
 import io.weir.util.concurrent.FastThreadLocal;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.Queues;
 import java.lang.System.Logger.Level;
 import java.util.Collections;
@@ -47,7 +48,7 @@ public final class HashedWheelTimer implements Timer {
     /** New timeouts moved from the queue into the wheel per tick, so a flood cannot stall expiry. */
     static final int MAX_TIMEOUTS_TRANSFERRED_PER_TICK = 100_000;
 
-    private static final System.Logger LOGGER = System.getLogger(HashedWheelTimer.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(HashedWheelTimer.class);
     private static final AtomicInteger RUNNING_INSTANCES = new AtomicInteger();
     private static final AtomicBoolean WARNED_TOO_MANY_INSTANCES = new AtomicBoolean();
     private static final int STATE_INIT = 0;
@@ -234,7 +235,7 @@ public final class HashedWheelTimer implements Timer {
         try {
             taskExecutor.execute(timeout);
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "the task executor refused " + timeout, t);
+            LOGGER.log(Level.WARNING, "the task executor refused ", timeout, t);
         }
     }
 

@@ -2,6 +2,7 @@ package io.weir.util;
 
 import io.weir.util.concurrent.FastThreadLocal;
 import io.weir.util.concurrent.FastThreadLocalThread;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.Queues;
 import io.weir.util.platform.SystemProperties;
 import java.lang.invoke.MethodHandle;
@@ -59,7 +60,7 @@ public abstract class Recycler<T> {
     /** {@code io.weir.recycler.fastThreadLocalThreadsOnly}: pool only on FastThreadLocalThreads. Default false. */
     public static final String FAST_THREADS_ONLY_PROPERTY = "io.weir.recycler.fastThreadLocalThreadsOnly";
 
-    private static final System.Logger LOGGER = System.getLogger(Recycler.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(Recycler.class);
     private static final int PROPERTY_MAX_CAPACITY_PER_THREAD = nonNegative(
             SystemProperties.getInt(MAX_CAPACITY_PER_THREAD_PROPERTY, DEFAULT_MAX_CAPACITY_PER_THREAD),
             MAX_CAPACITY_PER_THREAD_PROPERTY, DEFAULT_MAX_CAPACITY_PER_THREAD);

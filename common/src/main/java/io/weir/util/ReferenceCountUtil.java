@@ -1,5 +1,6 @@
 package io.weir.util;
 
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 
 /**
@@ -8,7 +9,7 @@ import java.lang.System.Logger.Level;
  * Thread-safe to the same degree as the objects' own methods.
  */
 public final class ReferenceCountUtil {
-    private static final System.Logger LOGGER = System.getLogger(ReferenceCountUtil.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(ReferenceCountUtil.class);
 
     private ReferenceCountUtil() {
     }
@@ -107,8 +108,8 @@ public final class ReferenceCountUtil {
         }
         try {
             return counted.release();
-        } catch (RuntimeException e) {
-            LOGGER.log(Level.WARNING, "failed to release a message: " + typeName(msg), e);
+        } catch (Throwable e) {
+            LOGGER.log(Level.WARNING, "failed to release a message: ", typeName(msg), e);
             return false;
         }
     }
@@ -130,8 +131,8 @@ public final class ReferenceCountUtil {
         }
         try {
             return counted.release(decrement);
-        } catch (RuntimeException e) {
-            LOGGER.log(Level.WARNING, "failed to release a message " + decrement + " time(s): " + typeName(msg), e);
+        } catch (Throwable e) {
+            LOGGER.log(Level.WARNING, "failed to release a message: ", typeName(msg), e);
             return false;
         }
     }

@@ -1,6 +1,7 @@
 package io.weir.util;
 
 import io.weir.util.internal.LeakRecord;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger;
 import java.lang.invoke.MethodHandles;
@@ -72,7 +73,7 @@ public final class ResourceLeakDetector<T> {
     /** Distinct reports a detector remembers to suppress duplicates; beyond it, new reports are not remembered. */
     public static final int MAX_REMEMBERED_REPORTS = 4096;
 
-    private static final Logger LOGGER = System.getLogger(ResourceLeakDetector.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(ResourceLeakDetector.class);
     private static final String OWN_CLASS = ResourceLeakDetector.class.getName();
     private static final int MAX_PROMOTION_SHIFT = 30;
 

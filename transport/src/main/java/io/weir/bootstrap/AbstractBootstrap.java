@@ -10,6 +10,7 @@ import io.weir.channel.ChannelOption;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -32,7 +33,7 @@ import java.util.Objects;
  * @param <C> the type of channel it creates
  */
 public abstract class AbstractBootstrap<B extends AbstractBootstrap<B, C>, C extends Channel> {
-    private static final System.Logger LOGGER = System.getLogger(AbstractBootstrap.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractBootstrap.class);
 
     private volatile EventLoopGroup group;
     private volatile ChannelHandler handler;

@@ -2,7 +2,6 @@ package io.weir.bootstrap;
 
 import io.weir.channel.AttributeKey;
 import io.weir.channel.Channel;
-import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
@@ -10,12 +9,12 @@ import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.ServerChannel;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Constructor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Creates server channels, binds them, and sets up every channel they accept.
@@ -35,16 +34,14 @@ import java.util.concurrent.TimeUnit;
  * <p>The server channel is created on a loop of the parent group and given the child group, whose loops its
  * accepted channels are created on. An acceptor handler at the end of the server's pipeline gives each
  * accepted channel the child options and attributes, adds the child handler, and registers it; a child that
- * fails to register is closed. If accepting fails (out of file descriptors, typically), the acceptor stops
- * accepting for {@value #ACCEPT_ERROR_PAUSE_MILLIS} ms so the loop does not spin on the error.
+ * fails to register is closed. If accepting fails (out of file descriptors, typically), the server channel
+ * itself stops accepting for a back-off and resumes (see {@code io.weir.channel.internal.AcceptBackoff}: 10 ms
+ * doubling up to 1 s), so the loop neither spins on the error nor stays deaf longer than needed.
  *
  * <p>See {@link AbstractBootstrap} for threading.
  */
 public final class ServerBootstrap extends AbstractBootstrap<ServerBootstrap, ServerChannel> {
-    /** How long accepting pauses after an accept failed, in milliseconds. */
-    public static final long ACCEPT_ERROR_PAUSE_MILLIS = 1_000;
-
-    private static final System.Logger LOGGER = System.getLogger(ServerBootstrap.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(ServerBootstrap.class);
 
     private final Map<ChannelOption<?>, Object> childOptions = new LinkedHashMap<>();
     private final Map<AttributeKey<?>, Object> childAttrs = new LinkedHashMap<>();
@@ -228,25 +225,14 @@ public final class ServerBootstrap extends AbstractBootstrap<ServerBootstrap, Se
                 child.pipeline().addLast(childHandler);
                 child.register().addListener(f -> {
                     if (!f.isSuccess()) {
-                        LOGGER.log(Level.WARNING, "Failed to register an accepted channel: " + child, f.cause());
+                        LOGGER.log(Level.WARNING, "Failed to register an accepted channel: ", child, f.cause());
                         child.close();
                     }
                 });
             } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Failed to set up an accepted channel: " + child, t);
+                LOGGER.log(Level.WARNING, "Failed to set up an accepted channel: ", child, t);
                 child.close();
             }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ChannelConfig config = ctx.channel().config();
-            if (config.isAutoRead()) {
-                config.setAutoRead(false);
-                ctx.channel().eventLoop().schedule(() -> config.setAutoRead(true),
-                        ACCEPT_ERROR_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
-            }
-            ctx.fireExceptionCaught(cause);
         }
     }
 }

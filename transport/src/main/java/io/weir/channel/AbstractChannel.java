@@ -2,17 +2,13 @@ package io.weir.channel;
 
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.Future;
-import io.weir.util.concurrent.ScheduledFuture;
+import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.ConnectException;
 import java.net.SocketAddress;
-import java.nio.channels.AlreadyConnectedException;
-import java.nio.channels.ConnectionPendingException;
 import java.nio.channels.NotYetConnectedException;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The base of Weir's channels: the pipeline, the outbound buffer, the life cycle (register, bind, connect,
@@ -36,12 +32,14 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #isOpen()}, {@link #isActive()}, {@link #localAddress0()}, {@link #remoteAddress0()},
  *       {@link #config()}, {@link #metadata()}.</li>
  * </ul>
- * A hook that throws fails the operation's promise with what it threw.
+ * A hook that throws fails the operation's promise with what it threw. The connect attempt (pending promise,
+ * timeout, requested address) lives in {@link ConnectAttempt} and the close, in its order, in
+ * {@link CloseSequence}.
  *
  * <p>The event loop is given to the constructor and never changes. All public methods are thread-safe.
  */
 public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
-    private static final System.Logger LOGGER = System.getLogger(AbstractChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
 
     private final Channel parent;
     private final ChannelId id;
@@ -65,9 +63,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private boolean closeInitiated;
     private boolean inFlush;
     private Throwable initialCloseCause;
-    private ChannelPromise connectPromise;
-    private ScheduledFuture<?> connectTimeoutFuture;
-    private SocketAddress requestedRemoteAddress;
+    // Created by the first connect.
+    private ConnectAttempt connect;
 
     /**
      * A channel on {@code eventLoop} with a new {@link DefaultChannelId}.
@@ -129,13 +126,20 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return closeFuture;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Cached once known, and taken into the cache just before the channel closes, so that a closed channel
+     * still names its addresses; a closed channel never asks the transport (which could only fail, and failing
+     * costs an exception per call: {@code toString()} of closed channels is called a lot, by logging).
+     */
     @Override
     public SocketAddress localAddress() {
         SocketAddress address = localAddress;
-        if (address == null) {
+        if (address == null && isOpen()) {
             try {
                 address = localAddress0();
-            } catch (Exception e) {
+            } catch (Throwable e) {
                 return null;
             }
             localAddress = address;
@@ -143,13 +147,14 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return address;
     }
 
+    /** {@inheritDoc} Cached like {@link #localAddress()}. */
     @Override
     public SocketAddress remoteAddress() {
         SocketAddress address = remoteAddress;
-        if (address == null) {
+        if (address == null && isOpen()) {
             try {
                 address = remoteAddress0();
-            } catch (Exception e) {
+            } catch (Throwable e) {
                 return null;
             }
             remoteAddress = address;
@@ -363,7 +368,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     /** The address a pending or completed connect asked for; {@code null} otherwise. Event loop only. */
     protected final SocketAddress requestedRemoteAddress() {
-        return requestedRemoteAddress;
+        ConnectAttempt attempt = connect;
+        return attempt == null ? null : attempt.requestedRemoteAddress();
     }
 
     /**
@@ -415,23 +421,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
      * connect is pending (it timed out meanwhile). Event loop only.
      */
     protected final void finishConnect() {
-        ChannelPromise promise = connectPromise;
-        if (promise == null) {
-            return;
-        }
-        boolean wasActive = isActive();
-        try {
-            doFinishConnect();
-            fulfillConnectPromise(promise, wasActive);
-        } catch (Throwable t) {
-            fulfillConnectPromise(promise, annotateConnectException(t, requestedRemoteAddress));
-        } finally {
-            ScheduledFuture<?> timeout = connectTimeoutFuture;
-            if (timeout != null) {
-                timeout.cancel(false);
-                connectTimeoutFuture = null;
-            }
-            connectPromise = null;
+        ConnectAttempt attempt = connect;
+        if (attempt != null) {
+            attempt.finish();
         }
     }
 
@@ -463,8 +455,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     protected final void closeForcibly() {
         try {
             doClose();
-        } catch (Exception e) {
-            LOGGER.log(Level.WARNING, "Failed to close a channel: " + this, e);
+        } catch (Throwable e) {
+            LOGGER.log(Level.WARNING, "Failed to close a channel: ", this, e);
         }
     }
 
@@ -573,8 +565,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     /** An exception reached the end of the pipeline: the default logs it at WARNING. */
     protected void onUnhandledInboundException(Throwable cause) {
-        LOGGER.log(Level.WARNING, "An exception reached the end of the pipeline of " + this
-                + " without being handled (add a handler that overrides exceptionCaught)", cause);
+        LOGGER.log(Level.WARNING, "An exception reached the end of the pipeline of ", this,
+                " without being handled (add a handler that overrides exceptionCaught)", cause);
     }
 
     /** A user event reached the end of the pipeline: the default releases it. */
@@ -592,11 +584,11 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return false;
     }
 
-    private void invokeLater(Runnable task) {
+    final void invokeLater(Runnable task) {
         try {
             eventLoop.execute(task);
         } catch (RejectedExecutionException e) {
-            LOGGER.log(Level.WARNING, "The event loop refused a task of " + this, e);
+            LOGGER.log(Level.WARNING, "The event loop refused a task of ", this, e);
         }
     }
 
@@ -693,71 +685,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         if (!promise.setUncancellable() || !ensureOpen(promise, "connect")) {
             return;
         }
-        if (connectPromise != null) {
-            promise.tryFailure(new ConnectionPendingException());
-            return;
+        ConnectAttempt attempt = connect;
+        if (attempt == null) {
+            attempt = new ConnectAttempt(this);
+            connect = attempt;
         }
-        boolean wasActive = isActive();
-        if (wasActive && remoteAddress0() != null) {
-            promise.tryFailure(new AlreadyConnectedException());
-            return;
-        }
-        try {
-            requestedRemoteAddress = remoteAddress;
-            if (doConnect(remoteAddress, localAddress)) {
-                fulfillConnectPromise(promise, wasActive);
-                return;
-            }
-            connectPromise = promise;
-            int timeoutMillis = config().getConnectTimeoutMillis();
-            if (timeoutMillis > 0) {
-                connectTimeoutFuture = eventLoop.schedule(() -> {
-                    ChannelPromise pending = connectPromise;
-                    if (pending != null) {
-                        connectPromise = null;
-                        connectTimeoutFuture = null;
-                        pending.tryFailure(new ConnectTimeoutException(
-                                "connection timed out after " + timeoutMillis + " ms: " + remoteAddress));
-                        close(voidPromise, null);
-                    }
-                }, timeoutMillis, TimeUnit.MILLISECONDS);
-            }
-        } catch (Throwable t) {
-            promise.tryFailure(annotateConnectException(t, remoteAddress));
-            closeIfClosed();
-        }
-    }
-
-    private void fulfillConnectPromise(ChannelPromise promise, boolean wasActive) {
-        invalidateLocalAddress();
-        invalidateRemoteAddress();
-        boolean active = isActive();
-        boolean promiseSet = promise.trySuccess();
-        if (!wasActive && active) {
-            pipeline.fireChannelActive();
-        }
-        if (!promiseSet) {
-            // Timed out meanwhile: the caller was told it failed, so the connection must not stay.
-            close(voidPromise, null);
-        }
-    }
-
-    private void fulfillConnectPromise(ChannelPromise promise, Throwable cause) {
-        promise.tryFailure(cause);
-        closeIfClosed();
-    }
-
-    private static Throwable annotateConnectException(Throwable cause, SocketAddress remoteAddress) {
-        if (cause instanceof ConnectTimeoutException || remoteAddress == null) {
-            return cause;
-        }
-        if (cause instanceof ConnectException) {
-            ConnectException annotated = new ConnectException(cause.getMessage() + ": " + remoteAddress);
-            annotated.initCause(cause);
-            annotated.setStackTrace(cause.getStackTrace());
-            return annotated;
-        }
-        return cause;
+        attempt.start(remoteAddress, localAddress, promise);
     }
 
     final void disconnect0(ChannelPromise promise) {
@@ -767,7 +700,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         boolean wasActive = isActive();
         try {
             doDisconnect();
-            requestedRemoteAddress = null;
+            if (connect != null) {
+                connect.disconnected();
+            }
             invalidateLocalAddress();
             invalidateRemoteAddress();
         } catch (Throwable t) {
@@ -786,70 +721,19 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         close(promise, null);
     }
 
-    private void closeIfClosed() {
+    final void closeIfClosed() {
         if (!isOpen()) {
             close(voidPromise, null);
         }
     }
 
+    /** Closes from inside the channel (a failed connect, a timeout): no promise to report to. */
+    final void closeOnLoop(Throwable cause) {
+        close(voidPromise, cause);
+    }
+
     private void close(ChannelPromise promise, Throwable cause) {
-        if (!promise.setUncancellable()) {
-            return;
-        }
-        if (closeInitiated) {
-            if (closeFuture.isDone()) {
-                promise.trySuccess();
-            } else if (!promise.isVoid()) {
-                closeFuture.addListener(f -> promise.trySuccess());
-            }
-            return;
-        }
-        closeInitiated = true;
-        boolean wasActive = isActive();
-        ChannelOutboundBuffer buffer = outboundBuffer;
-        // No more writes from here on: they fail at once instead of queueing behind the close.
-        outboundBuffer = null;
-        ChannelPromise pendingConnect = takeConnectPromise();
-        try {
-            doClose();
-            closeFuture.setClosed();
-            promise.trySuccess();
-        } catch (Throwable t) {
-            closeFuture.setClosed();
-            promise.tryFailure(t);
-        }
-        failPendingWork(pendingConnect, buffer, cause);
-        if (inFlush) {
-            // Still inside doWrite: let it unwind before handlers hear about the close.
-            invokeLater(() -> deregister(voidPromise, wasActive && !isActive()));
-        } else {
-            deregister(voidPromise, wasActive && !isActive());
-        }
-    }
-
-    /** Takes the pending connect's promise, if any, and cancels its timeout. */
-    private ChannelPromise takeConnectPromise() {
-        ChannelPromise pendingConnect = connectPromise;
-        if (pendingConnect != null) {
-            connectPromise = null;
-            ScheduledFuture<?> timeout = connectTimeoutFuture;
-            if (timeout != null) {
-                timeout.cancel(false);
-                connectTimeoutFuture = null;
-            }
-        }
-        return pendingConnect;
-    }
-
-    /** After a close: fails the pending connect (if any) and the queued writes, releasing their messages. */
-    private static void failPendingWork(ChannelPromise pendingConnect, ChannelOutboundBuffer buffer, Throwable cause) {
-        if (pendingConnect != null) {
-            pendingConnect.tryFailure(new StacklessClosedChannelException("connect", cause));
-        }
-        if (buffer != null) {
-            buffer.failFlushed(cause != null ? cause : new StacklessClosedChannelException("write", null), false);
-            buffer.close(new StacklessClosedChannelException("write", cause));
-        }
+        CloseSequence.run(this, promise, cause);
     }
 
     /**
@@ -861,22 +745,47 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
      * of this channel; does nothing if the channel was closed already.
      */
     protected final void settleCloseAfterLoopTerminated() {
-        if (closeInitiated || closeFuture.isDone()) {
-            return;
+        CloseSequence.settleAfterLoopTerminated(this);
+    }
+
+    // ---------------------------------------------------------------- for CloseSequence (event loop only)
+
+    /** Marks the close as begun; {@code false} if it had begun already. */
+    final boolean markCloseInitiated() {
+        if (closeInitiated) {
+            return false;
         }
         closeInitiated = true;
+        return true;
+    }
+
+    final CloseFuture closeFuture0() {
+        return closeFuture;
+    }
+
+    /** Detaches the outbound buffer (null if detached already): writes from now on fail at once. */
+    final ChannelOutboundBuffer takeOutboundBuffer() {
         ChannelOutboundBuffer buffer = outboundBuffer;
         outboundBuffer = null;
-        ChannelPromise pendingConnect = takeConnectPromise();
-        closeFuture.setClosed();
-        failPendingWork(pendingConnect, buffer, null);
+        return buffer;
+    }
+
+    /** The pending connect's promise, taken from the attempt (its timeout cancelled); null if none. */
+    final ChannelPromise takeConnectPromise() {
+        ConnectAttempt attempt = connect;
+        return attempt == null ? null : attempt.takePromise();
+    }
+
+    /** Whether {@link #doWrite} is running. */
+    final boolean inFlush() {
+        return inFlush;
     }
 
     final void deregister0(ChannelPromise promise) {
         deregister(promise, false);
     }
 
-    private void deregister(ChannelPromise promise, boolean fireChannelInactive) {
+    final void deregister(ChannelPromise promise, boolean fireChannelInactive) {
         if (!promise.setUncancellable()) {
             return;
         }
@@ -892,7 +801,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             try {
                 doDeregister();
             } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Unexpected exception while deregistering " + this, t);
+                LOGGER.log(Level.WARNING, "Unexpected exception while deregistering ", this, t);
             } finally {
                 IoRegistration registration = ioRegistration;
                 ioRegistration = null;

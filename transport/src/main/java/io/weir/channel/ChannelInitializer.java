@@ -1,5 +1,6 @@
 package io.weir.channel;
 
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 
 /**
@@ -13,7 +14,7 @@ import java.lang.System.Logger.Level;
  */
 @ChannelHandler.Sharable
 public abstract class ChannelInitializer<C extends Channel> implements ChannelHandler {
-    private static final System.Logger LOGGER = System.getLogger(ChannelInitializer.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(ChannelInitializer.class);
 
     /** For subclasses. */
     protected ChannelInitializer() {
@@ -31,7 +32,7 @@ public abstract class ChannelInitializer<C extends Channel> implements ChannelHa
         try {
             initChannel((C) ctx.channel());
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Failed to initialize a channel; closing it: " + ctx.channel(), t);
+            LOGGER.log(Level.WARNING, "Failed to initialize a channel; closing it: ", ctx.channel(), t);
             ctx.close();
         } finally {
             if (!ctx.isRemoved()) {

@@ -6,6 +6,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.util.Recycler;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.FastThreadLocal;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
@@ -52,7 +53,7 @@ public final class ChannelOutboundBuffer {
     private static final int INITIAL_NIO_BUFFERS = 1024;
     private static final int WATER_MARK_BIT = 1;
 
-    private static final System.Logger LOGGER = System.getLogger(ChannelOutboundBuffer.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(ChannelOutboundBuffer.class);
 
     private static final FastThreadLocal<ByteBuffer[]> NIO_BUFFERS = new FastThreadLocal<>() {
         @Override
@@ -545,7 +546,7 @@ public final class ChannelOutboundBuffer {
                 channel.eventLoop().execute(fireWritabilityChanged);
             } catch (RejectedExecutionException e) {
                 writabilityEventPending = 0;
-                LOGGER.log(Level.DEBUG, "event loop refused a writability event for " + channel, e);
+                LOGGER.log(Level.DEBUG, "event loop refused a writability event for ", channel, e);
             }
         }
     }
@@ -647,13 +648,13 @@ public final class ChannelOutboundBuffer {
 
     private static void safeSuccess(ChannelPromise promise) {
         if (!promise.trySuccess(null) && !promise.isVoid()) {
-            LOGGER.log(Level.WARNING, "Failed to mark a write as done; it was completed elsewhere: " + promise);
+            LOGGER.log(Level.WARNING, "Failed to mark a write as done; it was completed elsewhere: ", promise, null);
         }
     }
 
     private static void safeFail(ChannelPromise promise, Throwable cause) {
         if (!promise.tryFailure(cause) && !promise.isVoid()) {
-            LOGGER.log(Level.WARNING, "Failed to fail a write; it was completed elsewhere: " + promise, cause);
+            LOGGER.log(Level.WARNING, "Failed to fail a write; it was completed elsewhere: ", promise, cause);
         }
     }
 

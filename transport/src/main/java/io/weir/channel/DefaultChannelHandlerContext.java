@@ -2,8 +2,9 @@ package io.weir.channel;
 
 import static io.weir.channel.ChannelHandlerMask.*;
 
-import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Recycler;
+import io.weir.util.ReferenceCountUtil;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
  * changed from any thread while the event loop walks it; everything else is final or confined to the loop.
  */
 final class DefaultChannelHandlerContext implements ChannelHandlerContext {
-    private static final System.Logger LOGGER = System.getLogger(DefaultChannelHandlerContext.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(DefaultChannelHandlerContext.class);
 
     /** Linked, handlerAdded not called yet: events pass the handler by. */
     static final int ADD_PENDING = 1;
@@ -280,9 +281,13 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
                 handler.exceptionCaught(this, cause);
             } catch (Throwable t) {
                 // Feeding this back into the pipeline could loop forever; log both and stop here.
-                t.addSuppressed(cause);
-                LOGGER.log(Level.WARNING, "exceptionCaught() of handler '" + name + "' ("
-                        + handler.getClass().getName() + ") threw while handling an exception (suppressed)", t);
+                try {
+                    t.addSuppressed(cause);
+                } catch (Throwable ignored) {
+                    // addSuppressed can throw (t == cause, or an exception that refuses suppression): log t alone.
+                }
+                LOGGER.log(Level.WARNING, "exceptionCaught() of handler ", name,
+                        " threw while handling an exception (suppressed)", t);
             }
         } else {
             fireExceptionCaught(cause);
@@ -421,7 +426,7 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     /** An outbound handler threw: the operation failed. */
     private static void failOutbound(ChannelPromise promise, Throwable cause) {
         if (!promise.tryFailure(cause) && !promise.isVoid()) {
-            LOGGER.log(Level.WARNING, "Failed to fail " + promise + " after a handler threw", cause);
+            LOGGER.log(Level.WARNING, "Failed to fail ", promise, " after a handler threw", cause);
         }
     }
 

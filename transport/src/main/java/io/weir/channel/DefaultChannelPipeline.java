@@ -2,6 +2,7 @@ package io.weir.channel;
 
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.ResourceLeakDetector;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.Objects;
  * still forwards that event to its old neighbour.
  */
 final class DefaultChannelPipeline implements ChannelPipeline {
-    private static final System.Logger LOGGER = System.getLogger(DefaultChannelPipeline.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(DefaultChannelPipeline.class);
     private static final ClassValue<String> NAME_BASES = new ClassValue<>() {
         @Override
         protected String computeValue(Class<?> type) {

@@ -1,6 +1,7 @@
 package io.weir.channel;
 
 import io.weir.util.concurrent.FutureListener;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -10,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * on the channel's event loop, and about completion like any listener. Thread-safe.
  */
 public class DefaultChannelProgressivePromise extends DefaultChannelPromise implements ChannelProgressivePromise {
-    private static final System.Logger LOGGER = System.getLogger(DefaultChannelProgressivePromise.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(DefaultChannelProgressivePromise.class);
 
     // Rarely more than one; copy-on-write keeps progress notification lock-free.
     private final CopyOnWriteArrayList<ChannelProgressiveFutureListener> progressListeners =
@@ -65,8 +66,8 @@ public class DefaultChannelProgressivePromise extends DefaultChannelPromise impl
             try {
                 l.operationProgressed(this, progress, total);
             } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "An exception was thrown by " + l.getClass().getName()
-                        + ".operationProgressed()", t);
+                LOGGER.log(Level.WARNING, "An exception was thrown by ", l.getClass().getName(),
+                        ".operationProgressed()", t);
             }
         }
     }

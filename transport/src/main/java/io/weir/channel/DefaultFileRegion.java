@@ -4,6 +4,7 @@ import io.weir.util.AbstractReferenceCounted;
 import io.weir.util.IllegalReferenceCountException;
 import io.weir.util.ResourceLeakDetector;
 import io.weir.util.ResourceLeakTracker;
+import io.weir.util.platform.LoopLogger;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * not hold a file descriptor. Not thread-safe, like every {@link FileRegion}; leak-tracked like a buffer.
  */
 public final class DefaultFileRegion extends AbstractReferenceCounted implements FileRegion {
-    private static final System.Logger LOGGER = System.getLogger(DefaultFileRegion.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(DefaultFileRegion.class);
     private static final ResourceLeakDetector<DefaultFileRegion> LEAK_DETECTOR =
             ResourceLeakDetector.newDetector(DefaultFileRegion.class);
 
@@ -135,7 +136,7 @@ public final class DefaultFileRegion extends AbstractReferenceCounted implements
             try {
                 ch.close();
             } catch (IOException e) {
-                LOGGER.log(Level.WARNING, "Failed to close the file of a region: " + file, e);
+                LOGGER.log(Level.WARNING, "Failed to close the file of a region: ", file, e);
             }
         }
     }

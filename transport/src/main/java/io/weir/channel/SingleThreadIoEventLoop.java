@@ -6,6 +6,7 @@ import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.Promise;
 import io.weir.util.concurrent.RejectedExecutionHandler;
 import io.weir.util.concurrent.SingleThreadEventExecutor;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
 import java.util.Collections;
@@ -79,7 +80,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             SystemProperties.getLong("io.weir.eventLoop.maxIdleSpinNanos", DEFAULT_MAX_IDLE_SPIN_NANOS);
     private static final long NOT_IDLE = Long.MIN_VALUE;
 
-    private static final System.Logger LOGGER = System.getLogger(SingleThreadIoEventLoop.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(SingleThreadIoEventLoop.class);
 
     private static final AtomicIntegerFieldUpdater<SingleThreadIoEventLoop> WAKEUP_ARMED =
             AtomicIntegerFieldUpdater.newUpdater(SingleThreadIoEventLoop.class, "wakeupArmed");
@@ -155,6 +156,21 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
 
     @Override
     protected void run() {
+        try {
+            runLoop();
+        } catch (Throwable t) {
+            // Nothing on the loop's path lets a Throwable out, so this loop really cannot go on. Close the
+            // handles now, while the executor's final drain can still run the tasks their closes queue
+            // (channelInactive, channelUnregistered); the executor then fails its termination future with t.
+            if (!preparedToDestroy) {
+                preparedToDestroy = true;
+                prepareIoHandlerToDestroy();
+            }
+            throw t;
+        }
+    }
+
+    private void runLoop() {
         ioHandler.initialize();
         for (;;) {
             runIo();
@@ -186,7 +202,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             handled = ioHandler.run(context);
         } catch (Throwable t) {
             // The loop must survive a handler failure: its channels and tasks still need it.
-            LOGGER.log(Level.WARNING, "Unexpected exception from the I/O handler of " + this, t);
+            LOGGER.log(Level.WARNING, "Unexpected exception from the I/O handler of ", this, t);
             handled = 0;
         } finally {
             context.afterRun();
@@ -217,7 +233,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
         try {
             ioHandler.prepareToDestroy();
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Exception while preparing the I/O handler of " + this + " to be destroyed", t);
+            LOGGER.log(Level.WARNING, "Exception while preparing the I/O handler of ", this, " to be destroyed", t);
         }
         // Channels without an I/O handle (local ones) close here, like the handler's: with their events, while
         // the loop still runs the tasks those queue.
@@ -226,7 +242,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
                 try {
                     channel.close();
                 } catch (Throwable t) {
-                    LOGGER.log(Level.WARNING, "Exception while closing " + channel + " on shutdown", t);
+                    LOGGER.log(Level.WARNING, "Exception while closing ", channel, " on shutdown", t);
                 }
             }
         }

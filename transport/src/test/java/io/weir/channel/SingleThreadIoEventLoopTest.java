@@ -442,6 +442,58 @@ class SingleThreadIoEventLoopTest {
     }
 
     @Test
+    void aLoopThatCannotStartClosesItsHandlerAndFailsItsTerminationFuture() throws Exception {
+        Error fatal = new Error("cannot initialize");
+        AtomicInteger prepared = new AtomicInteger();
+        AtomicInteger destroyed = new AtomicInteger();
+        SingleThreadIoEventLoop loop = newLoop(l -> new IoHandler() {
+            final IoHandler nio = NioIoHandler.newFactory().newHandler(l);
+
+            @Override
+            public void initialize() {
+                throw fatal;
+            }
+
+            @Override
+            public int run(IoHandlerContext context) {
+                return nio.run(context);
+            }
+
+            @Override
+            public void prepareToDestroy() {
+                prepared.incrementAndGet();
+                nio.prepareToDestroy();
+            }
+
+            @Override
+            public void destroy() {
+                destroyed.incrementAndGet();
+                nio.destroy();
+            }
+
+            @Override
+            public IoRegistration register(IoHandle handle) throws Exception {
+                return nio.register(handle);
+            }
+
+            @Override
+            public void wakeup() {
+                nio.wakeup();
+            }
+
+            @Override
+            public boolean isCompatible(Class<? extends IoHandle> handleType) {
+                return nio.isCompatible(handleType);
+            }
+        });
+        loop.execute(() -> { });
+        assertThat(loop.terminationFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(loop.terminationFuture().cause()).isSameAs(fatal);
+        assertThat(prepared.get()).isEqualTo(1);
+        assertThat(destroyed.get()).isEqualTo(1);
+    }
+
+    @Test
     void factoryReturningNullIsRefused() {
         assertThatThrownBy(() -> newLoop(l -> null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("ioHandlerFactory");

@@ -1,5 +1,6 @@
 package io.weir.util.concurrent;
 
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.util.Collections;
 import java.util.Iterator;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * as the subclass's {@code execute} is.
  */
 public abstract class AbstractEventExecutor extends AbstractExecutorService implements EventExecutor {
-    private static final System.Logger LOGGER = System.getLogger(AbstractEventExecutor.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractEventExecutor.class);
 
     private final EventExecutorGroup parent;
 
@@ -118,7 +119,7 @@ public abstract class AbstractEventExecutor extends AbstractExecutorService impl
         try {
             task.run();
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "A task raised an exception. Task: " + task, t);
+            LOGGER.log(Level.WARNING, "A task raised an exception. Task: ", task, t);
         }
     }
 }

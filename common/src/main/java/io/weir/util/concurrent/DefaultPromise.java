@@ -1,5 +1,6 @@
 package io.weir.util.concurrent;
 
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
 import java.util.Arrays;
@@ -33,7 +34,7 @@ public class DefaultPromise<V> implements Promise<V> {
     private static final int MAX_LISTENER_STACK_DEPTH = Math.max(0, SystemProperties.getInt(
             "io.weir.defaultPromise.maxListenerStackDepth", DEFAULT_MAX_LISTENER_STACK_DEPTH));
 
-    private static final System.Logger LOGGER = System.getLogger(DefaultPromise.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(DefaultPromise.class);
 
     @SuppressWarnings("rawtypes")
     private static final AtomicReferenceFieldUpdater<DefaultPromise, Object> RESULT =
@@ -510,8 +511,8 @@ public class DefaultPromise<V> implements Promise<V> {
         try {
             listener.operationComplete(future);
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "An exception was thrown by " + listener.getClass().getName()
-                    + ".operationComplete()", t);
+            LOGGER.log(Level.WARNING, "An exception was thrown by ", listener.getClass().getName(),
+                    ".operationComplete()", t);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.weir.util.concurrent;
 
+import io.weir.util.platform.LoopLogger;
 import java.util.Set;
 
 /**
@@ -135,8 +136,7 @@ public class FastThreadLocal<V> {
         try {
             onRemoval((V) old);
         } catch (Exception e) {
-            System.getLogger(FastThreadLocal.class.getName())
-                    .log(System.Logger.Level.WARNING, "FastThreadLocal.onRemoval() threw", e);
+            LoopLogger.of(FastThreadLocal.class).log(System.Logger.Level.WARNING, "FastThreadLocal.onRemoval() threw", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.weir.util.concurrent;
 
+import io.weir.util.platform.LoopLogger;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
@@ -12,19 +13,24 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A fixed set of {@link EventExecutor}s created by {@link #newChild}, handed out by an
  * {@link EventExecutorChooserFactory.EventExecutorChooser}. Submissions to the group go to {@link #next()};
- * shutting the group down shuts every child down, and {@link #terminationFuture()} succeeds when all have
- * terminated. Built for extension (event loop groups); thread-safe.
+ * shutting the group down shuts every child down, and {@link #terminationFuture()} completes when all have
+ * terminated: it succeeds, or fails with the cause of the first child whose own termination future failed (an
+ * executor that died, which is also logged at ERROR the moment it happens). Built for extension (event loop groups); thread-safe.
  */
 public abstract class MultithreadEventExecutorGroup implements EventExecutorGroup {
+    private static final LoopLogger LOGGER = LoopLogger.of(MultithreadEventExecutorGroup.class);
+
     private final EventExecutor[] children;
     private final List<EventExecutor> readonlyChildren;
     private final EventExecutorChooserFactory.EventExecutorChooser chooser;
     private final Promise<Void> terminationFuture = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
     private final AtomicInteger terminatedChildren = new AtomicInteger();
+    private final AtomicReference<Throwable> firstChildFailure = new AtomicReference<>();
 
     /**
      * A group of {@code nThreads} executors whose threads come from {@code threadFactory} ({@code null}: a
@@ -77,8 +83,20 @@ public abstract class MultithreadEventExecutorGroup implements EventExecutorGrou
         }
         chooser = chooserFactory.newChooser(children);
         FutureListener<Object> terminationListener = future -> {
+            Throwable cause = future.cause();
+            if (cause != null) {
+                // Said at once, not when the last child ends: the group serves on with one executor less.
+                firstChildFailure.compareAndSet(null, cause);
+                LOGGER.log(System.Logger.Level.ERROR, "An executor of the group terminated abnormally: ",
+                        this, cause);
+            }
             if (terminatedChildren.incrementAndGet() == children.length) {
-                terminationFuture.trySuccess(null);
+                Throwable failure = firstChildFailure.get();
+                if (failure == null) {
+                    terminationFuture.trySuccess(null);
+                } else {
+                    terminationFuture.tryFailure(failure);
+                }
             }
         };
         for (EventExecutor child : children) {

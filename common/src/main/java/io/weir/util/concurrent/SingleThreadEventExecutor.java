@@ -1,6 +1,7 @@
 package io.weir.util.concurrent;
 
 import io.weir.util.Ticker;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.Queues;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
@@ -35,7 +36,10 @@ import java.util.function.UnaryOperator;
  *
  * <p><b>Life cycle.</b> not started &rarr; started &rarr; shutting down (graceful: tasks still accepted until
  * a quiet period passes or the timeout expires) &rarr; shut down (new tasks rejected; the tasks already
- * queued are run, or discarded after {@link #shutdownNow()}) &rarr; terminated. A task is either run or
+ * queued are run, or discarded after {@link #shutdownNow()}) &rarr; terminated. If {@link #run()} throws (no
+ * catch block on the executor's path lets anything out, so this means the loop really cannot go on), the
+ * executor still shuts down in order, {@link #cleanup()} included, and its {@linkplain #terminationFuture()
+ * termination future} fails with what was thrown. A task is either run or
  * handed to the {@link RejectedExecutionHandler}, never silently lost, yet a submission costs no atomic
  * read-modify-write of the executor's own (see {@link #execute}). Scheduled tasks are cancelled once shutdown
  * begins.
@@ -51,7 +55,7 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     public static final int DEFAULT_MAX_PENDING_TASKS = Math.max(16,
             SystemProperties.getInt("io.weir.eventExecutor.maxPendingTasks", Integer.MAX_VALUE));
 
-    private static final System.Logger LOGGER = System.getLogger(SingleThreadEventExecutor.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(SingleThreadEventExecutor.class);
 
     /** Longest single wait while the quiet period of a graceful shutdown runs, so progress is re-checked. */
     private static final long SHUTDOWN_POLL_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -94,6 +98,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     // swaps it to 0, so a burst of submissions costs one unpark, not one each.
     private volatile int sleeping;
     private volatile boolean discardPendingTasks;
+    // What ended run() abnormally, if anything; executor thread only, published by the termination future.
+    private Throwable terminalFailure;
     private volatile long gracefulShutdownQuietPeriodNanos;
     private volatile long gracefulShutdownTimeoutNanos;
     private volatile long gracefulShutdownStartNanos;
@@ -576,7 +582,11 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         try {
             run();
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Unexpected exception from an event executor: " + this, t);
+            // The executor cannot go on: it still shuts down in order below (a subclass's cleanup() closes
+            // what it holds), and its termination future fails with this cause so that the group, and whoever
+            // watches it, learns that it died rather than stopped.
+            terminalFailure = t;
+            LOGGER.log(Level.ERROR, "An event executor stopped after an unexpected exception: ", this, t);
         } finally {
             for (;;) {
                 int s = state;
@@ -634,14 +644,19 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             cancelScheduledTasks();
             cleanup();
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Exception while cleaning up an event executor: " + this, t);
+            LOGGER.log(Level.WARNING, "Exception while cleaning up an event executor: ", this, t);
         } finally {
             if (tickerNotifies) {
                 ticker().removeAdvanceListener(tickerListener);
             }
             FastThreadLocal.removeAll();
             STATE.set(this, ST_TERMINATED);
-            terminationFuture.trySuccess(null);
+            Throwable failure = terminalFailure;
+            if (failure == null) {
+                terminationFuture.trySuccess(null);
+            } else {
+                terminationFuture.tryFailure(failure);
+            }
         }
     }
 

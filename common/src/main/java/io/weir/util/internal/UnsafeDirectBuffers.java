@@ -1,5 +1,6 @@
 package io.weir.util.internal;
 
+import io.weir.util.platform.LoopLogger;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -111,7 +112,7 @@ public final class UnsafeDirectBuffers {
             }
             return verified(handle);
         } catch (Throwable t) {
-            System.getLogger(UnsafeDirectBuffers.class.getName()).log(System.Logger.Level.DEBUG,
+            LoopLogger.of(UnsafeDirectBuffers.class).log(System.Logger.Level.DEBUG,
                     "direct buffers keep their Cleaner (open java.base/java.nio to avoid it): " + t);
             return null;
         }

@@ -80,7 +80,7 @@ public final class ByteArrays {
             }
             return bytes;
         } catch (Throwable t) {
-            System.getLogger(ByteArrays.class.getName()).log(Level.DEBUG,
+            LoopLogger.of(ByteArrays.class).log(Level.DEBUG,
                     "uninitialised byte[] allocation unavailable: " + t);
             return null;
         }

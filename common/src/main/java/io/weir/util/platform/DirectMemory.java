@@ -53,7 +53,7 @@ public final class DirectMemory {
     /** Default of {@value #MAX_DIRECT_MEMORY_PROPERTY}: follow the JVM's limit. */
     public static final long DEFAULT_MAX_DIRECT_MEMORY_BYTES = -1;
 
-    private static final System.Logger LOGGER = System.getLogger(DirectMemory.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(DirectMemory.class);
     private static final boolean UNSAFE = PlatformInfo.hasUnsafe();
     private static final long JVM_MAX_DIRECT_MEMORY_BYTES = findJvmMaxDirectMemory();
     private static final DirectMemory GLOBAL = new DirectMemory(configuredGlobalLimit());

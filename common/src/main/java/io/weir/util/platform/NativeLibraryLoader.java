@@ -52,7 +52,7 @@ public final class NativeLibraryLoader {
     /** The first JDK feature release that warns when JNI libraries are loaded without native access. */
     public static final int FIRST_JDK_WARNING_ON_JNI = 24;
 
-    private static final System.Logger LOGGER = System.getLogger(NativeLibraryLoader.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(NativeLibraryLoader.class);
     private static final Pattern LIBRARY_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 

@@ -27,7 +27,7 @@ public final class PlatformInfo {
 
     static {
         if (UNSAFE_UNAVAILABILITY_CAUSE != null) {
-            System.getLogger(PlatformInfo.class.getName()).log(Level.DEBUG,
+            LoopLogger.of(PlatformInfo.class).log(Level.DEBUG,
                     "sun.misc.Unsafe not used: " + UNSAFE_UNAVAILABILITY_CAUSE.getMessage());
         }
     }

@@ -13,7 +13,7 @@ public final class SystemProperties {
     /** The prefix every Weir property carries. */
     public static final String PREFIX = "io.weir.";
 
-    private static final System.Logger LOGGER = System.getLogger(SystemProperties.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(SystemProperties.class);
 
     private SystemProperties() {
     }

@@ -8,6 +8,7 @@ import io.weir.channel.IoHandle;
 import io.weir.channel.IoRegistration;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
+import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
@@ -44,7 +45,7 @@ import java.util.Objects;
  * <p>All hooks run on the event loop; public methods are thread-safe as in {@link AbstractChannel}.
  */
 abstract class AbstractEpollChannel extends AbstractChannel {
-    private static final System.Logger LOGGER = System.getLogger(AbstractEpollChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractEpollChannel.class);
 
     final Socket socket;
     private final EpollHandle handle = new EpollHandle();
@@ -250,7 +251,17 @@ abstract class AbstractEpollChannel extends AbstractChannel {
     @Override
     protected void doBeginRead() throws Exception {
         readPending = true;
-        watchInput();
+        if (!inputSuspended()) {
+            watchInput();
+        }
+    }
+
+    /**
+     * Whether input must not be watched for now even though a read is pending (a server channel backing off
+     * after accept failed); the subclass calls {@link #watchInput()} itself when the pause ends. Event loop only.
+     */
+    boolean inputSuspended() {
+        return false;
     }
 
     /** Makes sure read readiness is heard, including input that is waiting already. Event loop only. */

@@ -8,7 +8,9 @@ import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.ServerChannel;
+import io.weir.channel.internal.AcceptBackoff;
 import io.weir.channel.unix.Socket;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 
@@ -20,9 +22,12 @@ import java.net.SocketAddress;
  * {@link UnsupportedOperationException}.
  */
 abstract class AbstractEpollServerChannel extends AbstractEpollChannel implements ServerChannel {
-    private static final System.Logger LOGGER = System.getLogger(AbstractEpollServerChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractEpollServerChannel.class);
 
     private final EventLoopGroup childGroup;
+    // Event loop only.
+    private final AcceptBackoff acceptBackoff = new AcceptBackoff();
+    private final Runnable resumeAccepting = this::resumeAccepting;
 
     /** See {@link AbstractEpollChannel}; closes {@code socket} if {@code childGroup} is null. */
     AbstractEpollServerChannel(EventLoop eventLoop, EventLoopGroup childGroup, Socket socket) {
@@ -81,23 +86,49 @@ abstract class AbstractEpollServerChannel extends AbstractEpollChannel implement
                     closeAfterFailure(accepted, t);
                     throw t;
                 }
+                acceptBackoff.accepted();
                 handle.incMessagesRead(1);
                 readServed();
                 pipeline.fireChannelRead(child);
             } while (handle.continueReading() && isOpen());
         } catch (Throwable t) {
             // Running out of descriptors lands here; the listening socket itself is fine, so stay open. Not
-            // retried at once (that would spin while descriptors stay short): the next connection's edge retries.
+            // retried at once (that would spin while descriptors stay short): see pauseAccepting().
             failure = t;
             drained = true;
         }
         readLoopEnded(drained);
+        boolean report = failure != null && pauseAccepting();
         handle.readComplete();
         pipeline.fireChannelReadComplete();
-        if (failure != null) {
+        if (report) {
             pipeline.fireExceptionCaught(failure);
         }
         readLoopDone();
+    }
+
+    /**
+     * Accept failed: stop watching {@code EPOLLIN} for the back-off (see {@link AcceptBackoff}). The connections
+     * still pending are not lost with the edge that announced them: resuming re-adds {@code EPOLLIN} with
+     * {@code EPOLL_CTL_MOD}, which reports a socket that is readable already, so they are accepted then.
+     *
+     * @return whether to report this failure to the pipeline
+     */
+    private boolean pauseAccepting() {
+        removeOps(EpollIoOps.EPOLLIN);
+        return acceptBackoff.pause(eventLoop(), resumeAccepting);
+    }
+
+    private void resumeAccepting() {
+        acceptBackoff.resume();
+        if (isOpen() && (isReadPending() || config().isAutoRead())) {
+            watchInput();
+        }
+    }
+
+    @Override
+    boolean inputSuspended() {
+        return acceptBackoff.isPaused();
     }
 
     @Override

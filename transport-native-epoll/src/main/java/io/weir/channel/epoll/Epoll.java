@@ -3,6 +3,7 @@ package io.weir.channel.epoll;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Unix;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.NativeLibraryLoader;
 import io.weir.util.platform.PlatformInfo;
 import java.io.IOException;
@@ -30,7 +31,7 @@ public final class Epoll {
     /** The library's base name; the build appends {@code _<arch>}. */
     static final String LIBRARY_NAME = "weir_transport_native_epoll";
 
-    private static final System.Logger LOGGER = System.getLogger(Epoll.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(Epoll.class);
     private static final Throwable UNAVAILABILITY_CAUSE = load();
 
     private Epoll() {

@@ -12,6 +12,7 @@ import io.weir.channel.unix.FileDescriptor;
 import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,7 +83,7 @@ public final class EpollIoHandler implements IoHandler {
     static final long MAX_IDLE_POLL_NANOS =
             Math.max(0, SystemProperties.getLong("io.weir.epoll.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
-    private static final System.Logger LOGGER = System.getLogger(EpollIoHandler.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(EpollIoHandler.class);
     private static final long NO_DEADLINE = Long.MIN_VALUE;
     private static final int WAIT_FOREVER = -1;
     private static final long NANOS_PER_MILLI = 1_000_000;
@@ -306,8 +307,7 @@ public final class EpollIoHandler implements IoHandler {
             return res;
         }
         if (res != -Errors.EINTR) {
-            LOGGER.log(Level.WARNING, "epoll_wait failed on " + this + ": "
-                    + Errors.newIoException("epoll_wait", res).getMessage());
+            LOGGER.log(Level.WARNING, "epoll_wait failed with errno ", -res, null, null);
         }
         return 0;
     }
@@ -335,8 +335,8 @@ public final class EpollIoHandler implements IoHandler {
             try {
                 registration.handle.handle(registration, EpollIoEvent.of(ev));
             } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Unexpected exception from " + registration.handle + " handling "
-                        + EpollIoOps.describe(ev & EpollIoOps.KERNEL_BITS), t);
+                LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
+                        " handling " + EpollIoOps.describe(ev & EpollIoOps.KERNEL_BITS), t);
             }
             handled++;
         }
@@ -413,7 +413,7 @@ public final class EpollIoHandler implements IoHandler {
             loop.execute(() -> deregister0(registration));
         } catch (RejectedExecutionException e) {
             // The loop is shutting down: destroy() drops the whole epoll set.
-            LOGGER.log(Level.DEBUG, "could not deregister " + registration + " from a stopping loop", e);
+            LOGGER.log(Level.DEBUG, "could not deregister ", registration, " from a stopping loop", e);
         }
     }
 
@@ -490,7 +490,7 @@ public final class EpollIoHandler implements IoHandler {
         try {
             closeable.close();
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Failed to close " + closeable, t);
+            LOGGER.log(Level.WARNING, "Failed to close ", closeable, t);
         }
     }
 
@@ -501,7 +501,7 @@ public final class EpollIoHandler implements IoHandler {
         try {
             fd.close();
         } catch (IOException e) {
-            LOGGER.log(Level.WARNING, "Failed to close " + fd, e);
+            LOGGER.log(Level.WARNING, "Failed to close ", fd, e);
         }
     }
 

@@ -13,6 +13,7 @@ import io.weir.channel.DefaultChannelConfig;
 import io.weir.util.ManualTicker;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -42,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * as it is constructed (unless constructed with {@code register == false}).
  */
 public final class EmbeddedChannel extends AbstractChannel {
-    private static final System.Logger LOGGER = System.getLogger(EmbeddedChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(EmbeddedChannel.class);
     private static final ChannelHandler[] NO_HANDLERS = new ChannelHandler[0];
 
     private enum State { OPEN, ACTIVE, CLOSED }

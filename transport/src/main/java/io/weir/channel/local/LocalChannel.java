@@ -11,6 +11,7 @@ import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.util.ReferenceCountUtil;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.SocketAddress;
@@ -56,7 +57,7 @@ public class LocalChannel extends AbstractChannel implements LocalChannelRegistr
     /** Bytes each queued message counts for beyond its content, so that floods of tiny messages fill it too. */
     public static final int MESSAGE_OVERHEAD_BYTES = 16;
 
-    private static final System.Logger LOGGER = System.getLogger(LocalChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(LocalChannel.class);
     private static final AtomicLongFieldUpdater<LocalChannel> INBOUND_BYTES =
             AtomicLongFieldUpdater.newUpdater(LocalChannel.class, "inboundBytes");
     private static final AtomicIntegerFieldUpdater<LocalChannel> WRITE_BLOCKED =
@@ -251,7 +252,7 @@ public class LocalChannel extends AbstractChannel implements LocalChannelRegistr
         try {
             target.eventLoop().execute(task);
         } catch (RejectedExecutionException e) {
-            LOGGER.log(Level.DEBUG, "The event loop of " + target + " refused a task", e);
+            LOGGER.log(Level.DEBUG, "The event loop of ", target, " refused a task", e);
             if (fallback != null) {
                 fallback.run();
             }

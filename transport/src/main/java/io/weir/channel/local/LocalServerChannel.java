@@ -10,6 +10,7 @@ import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.ServerChannel;
+import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.SocketAddress;
@@ -30,7 +31,7 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Like {@link LocalChannel} it needs no I/O handler and runs on any event loop. Thread-safe as every channel.
  */
 public class LocalServerChannel extends AbstractChannel implements ServerChannel, LocalChannelRegistry.LoopBound {
-    private static final System.Logger LOGGER = System.getLogger(LocalServerChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(LocalServerChannel.class);
 
     private enum State { OPEN, BOUND, CLOSED }
 

@@ -7,6 +7,7 @@ import io.weir.channel.EventLoop;
 import io.weir.channel.IoEvent;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoRegistration;
+import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
@@ -32,7 +33,7 @@ import java.util.Objects;
  * <p>All hooks run on the event loop; public methods are thread-safe as in {@link AbstractChannel}.
  */
 public abstract class AbstractNioChannel extends AbstractChannel {
-    private static final System.Logger LOGGER = System.getLogger(AbstractNioChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(AbstractNioChannel.class);
 
     private final SelectableChannel ch;
     private final NioIoOps readInterestOp;
@@ -123,7 +124,23 @@ public abstract class AbstractNioChannel extends AbstractChannel {
     @Override
     protected void doBeginRead() throws Exception {
         readPending = true;
-        addInterest(readInterestOp);
+        if (!readInterestSuspended()) {
+            addInterest(readInterestOp);
+        }
+    }
+
+    /**
+     * Whether read readiness must not be watched for now even though a read is pending (a server channel
+     * backing off after accept failed); the subclass then adds the interest itself when the pause ends.
+     * Event loop only.
+     */
+    protected boolean readInterestSuspended() {
+        return false;
+    }
+
+    /** The interest a read watches ({@code OP_READ} or {@code OP_ACCEPT}). */
+    protected final NioIoOps readInterestOp() {
+        return readInterestOp;
     }
 
     /** Whether a read was asked for ({@link Channel#read()} or auto-read) and not yet served. Event loop only. */
@@ -260,7 +277,7 @@ public abstract class AbstractNioChannel extends AbstractChannel {
         try {
             closeable.close();
         } catch (Exception e) {
-            LOGGER.log(Level.DEBUG, "Failed to close " + closeable, e);
+            LOGGER.log(Level.DEBUG, "Failed to close ", closeable, e);
         }
     }
 }

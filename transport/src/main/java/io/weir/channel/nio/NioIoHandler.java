@@ -9,6 +9,7 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.IoRegistration;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.PlatformInfo;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
@@ -83,7 +84,7 @@ public final class NioIoHandler implements IoHandler {
     static final long MAX_IDLE_POLL_NANOS =
             Math.max(0, SystemProperties.getLong("io.weir.nio.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
-    private static final System.Logger LOGGER = System.getLogger(NioIoHandler.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(NioIoHandler.class);
     /** First JDK where setting a final field by reflection prints a warning (JEP 500). */
     private static final int FIRST_JDK_WARNING_ON_FINAL_FIELD_MUTATION = 26;
     private static final long NANOS_PER_MILLI = TimeUnit.MILLISECONDS.toNanos(1);
@@ -488,8 +489,8 @@ public final class NioIoHandler implements IoHandler {
         try {
             registration.handle.handle(registration, NioIoEvent.ofReadyOps(readyOps));
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Unexpected exception from " + registration.handle + " handling "
-                    + NioIoOps.describe(readyOps), t);
+            LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
+                    " handling " + NioIoOps.describe(readyOps), t);
         }
         return true;
     }
@@ -505,7 +506,7 @@ public final class NioIoHandler implements IoHandler {
         try {
             handle.close();
         } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Failed to close " + handle, t);
+            LOGGER.log(Level.WARNING, "Failed to close ", handle, t);
         }
     }
 

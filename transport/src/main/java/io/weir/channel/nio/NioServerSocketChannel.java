@@ -11,6 +11,8 @@ import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.ServerChannel;
+import io.weir.channel.internal.AcceptBackoff;
+import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -40,12 +42,15 @@ public class NioServerSocketChannel extends AbstractNioChannel implements Server
     /** Default {@link ChannelOption#MAX_MESSAGES_PER_READ}: connections accepted per readiness event. */
     public static final int DEFAULT_MAX_ACCEPTS_PER_READ = 16;
 
-    private static final System.Logger LOGGER = System.getLogger(NioServerSocketChannel.class.getName());
+    private static final LoopLogger LOGGER = LoopLogger.of(NioServerSocketChannel.class);
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, DEFAULT_MAX_ACCEPTS_PER_READ);
 
     private final ServerSocketChannel ch;
     private final EventLoopGroup childGroup;
     private final ServerConfig config;
+    // Event loop only.
+    private final AcceptBackoff acceptBackoff = new AcceptBackoff();
+    private final Runnable resumeAccepting = this::resumeAccepting;
 
     /**
      * A new, unbound server socket on {@code eventLoop} whose accepted channels go to loops of {@code childGroup}.
@@ -154,6 +159,7 @@ public class NioServerSocketChannel extends AbstractNioChannel implements Server
                     closeQuietly(accepted);
                     throw t;
                 }
+                acceptBackoff.accepted();
                 handle.incMessagesRead(1);
                 readServed();
                 pipeline.fireChannelRead(child);
@@ -162,12 +168,36 @@ public class NioServerSocketChannel extends AbstractNioChannel implements Server
             // Running out of file descriptors lands here; the listening socket itself is fine, so stay open.
             failure = t;
         }
+        boolean report = failure != null && pauseAccepting();
         handle.readComplete();
         pipeline.fireChannelReadComplete();
-        if (failure != null) {
+        if (report) {
             pipeline.fireExceptionCaught(failure);
         }
         readLoopDone();
+    }
+
+    /**
+     * Accept failed: stop watching {@code OP_ACCEPT} for the back-off (see {@link AcceptBackoff}); the pending
+     * connections stay in the backlog, and the selector reports them again once the interest is back.
+     *
+     * @return whether to report this failure to the pipeline
+     */
+    private boolean pauseAccepting() {
+        removeInterest(readInterestOp());
+        return acceptBackoff.pause(eventLoop(), resumeAccepting);
+    }
+
+    private void resumeAccepting() {
+        acceptBackoff.resume();
+        if (isOpen() && (isReadPending() || config.isAutoRead())) {
+            addInterest(readInterestOp());
+        }
+    }
+
+    @Override
+    protected boolean readInterestSuspended() {
+        return acceptBackoff.isPaused();
     }
 
     @Override
