@@ -98,6 +98,20 @@ final class ExampleServerFixture implements AutoCloseable {
         return ch.eventLoop().submit(() -> ch.config().isAutoRead()).get(10, TimeUnit.SECONDS);
     }
 
+    /**
+     * Whether {@code ch} reads again within ten seconds: asked on its loop again and again, each question queued
+     * behind whatever the loop still has to do (a resume follows a writability change by a task or two).
+     */
+    static boolean readsAgain(Channel ch) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!isReading(ch)) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** This process's open file descriptors (Linux), to show that faults leave none behind. */
     static long openFileDescriptors() throws IOException {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {

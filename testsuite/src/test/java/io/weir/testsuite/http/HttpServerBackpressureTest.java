@@ -75,7 +75,7 @@ class HttpServerBackpressureTest {
             writer.get(30, TimeUnit.SECONDS);
             assertThat(server.maxQueuedBytes.get()).as("bytes queued while the client caught up")
                     .isLessThanOrEqualTo(HIGH_WATER_MARK + 4 * 1024);
-            assertThat(ExampleServerFixture.isReading(connection)).as("reading again").isTrue();
+            assertThat(ExampleServerFixture.readsAgain(connection)).as("reading again").isTrue();
             System.out.printf("[%s] pipelining, never reading: at most %d bytes queued; %d of %d requests read "
                     + "before the server paused%n", transport, server.maxQueuedBytes.get(), decodedWhilePaused,
                     PIPELINED_REQUESTS);

@@ -92,6 +92,28 @@ class HttpServerCodecTest {
     }
 
     @Test
+    void gracefulCloseLimitsHaveSafeDefaultsAndRefuseNegativeValues() {
+        HttpServerCodec codec = new HttpServerCodec();
+        assertThat(codec.lingerTimeoutMillis()).isEqualTo(2_000);
+        assertThat(codec.lingerMaxBytes()).isEqualTo(1 << 20);
+        assertThatThrownBy(() -> codec.setLingerTimeoutMillis(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lingerTimeoutMillis: -1");
+        assertThatThrownBy(() -> codec.setLingerMaxBytes(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lingerMaxBytes: -1");
+        assertThat(codec.setLingerTimeoutMillis(0).setLingerMaxBytes(0).lingerTimeoutMillis()).isZero();
+    }
+
+    @Test
+    void aChannelThatCannotHalfCloseClosesAtOnceAfterARejection() {
+        // EmbeddedChannel is not a DuplexChannel: no graceful close, the connection ends with the answer.
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec());
+        ch.writeInbound(bytes("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello"));
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 400 ");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void pipelinedRequestsAreAnsweredInRequestOrder() {
         EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new EchoUri());
         ch.writeInbound(bytes("GET /first HTTP/1.1\r\nHost: a\r\n\r\n"
