@@ -42,8 +42,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Slow and silent clients against the example HTTP server, started from code with short timeouts (head 300 ms,
  * idle 300 ms, body at least 1 KiB/s over 300 ms windows after 200 ms), over NIO and epoll: slowloris connections
  * get 408 and are closed, silent ones are closed, a slow body gets 408, connections beyond the cap are refused, and
- * another client is served meanwhile. Afterwards every connection the server accepted is closed and the process's
- * descriptor count is back to where it was before the clients came.
+ * another client is served meanwhile. The graceful close after a 408 (and after the codec's own 400) is
+ * {@code HttpServerCodec}'s, with its default linger bounds (2 s, 1 MiB). Afterwards every connection the server
+ * accepted is closed and the process's descriptor count is back to where it was before the clients came.
  *
  * <p>The attackers pace their own bytes with sleeps (that is the attack); every wait for the server uses a future
  * or a blocking read with a generous timeout.
@@ -74,8 +75,7 @@ class HttpServerTimeoutFaultTest {
                 .setIdleTimeout(300, TimeUnit.MILLISECONDS)
                 .setMinBodyRate(1024)
                 .setBodyRateGracePeriod(200, TimeUnit.MILLISECONDS)
-                .setBodyRateWindow(300, TimeUnit.MILLISECONDS)
-                .setCloseLinger(2, TimeUnit.SECONDS);
+                .setBodyRateWindow(300, TimeUnit.MILLISECONDS);
     }
 
     private void start(String transport, int maxConnections, HttpServerTimeouts timeouts) throws Exception {
@@ -253,6 +253,29 @@ class HttpServerTimeoutFaultTest {
     void slowlorisConnectionsGet408AndAreClosed(String transport) throws Exception {
         start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
         trickleUntilAnswered408(attackers("GET /plaintext HTTP/1.1\r\nHost: localhost\r\nX-Slow: "));
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void clientStillSendingAfterARejectedHeadGetsOneAnswerAndIsNotCutOffByTheHeadClock(String transport)
+            throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        Socket s = connect();
+        OutputStream out = s.getOutputStream();
+        String rejectedHead = "GET /plaintext HTTP/1.1\r\nHost: localhost\r\nBad Name: v\r\n";
+        out.write(rejectedHead.getBytes(StandardCharsets.ISO_8859_1));
+        String received = readUntilClosed(s);
+        assertThat(received).startsWith("HTTP/1.1 400 Bad Request").containsIgnoringCase("connection: close");
+        assertThat(received.split("HTTP/1\\.1 ", -1)).as("one answer, no 408 behind it").hasSize(2);
+        // The codec lingers (2 s by default) and drops what still comes; the timeout handler, whose head clock
+        // (300 ms from connection start) has run out meanwhile, stood down when the codec began closing, so it
+        // neither answers nor cuts the linger short: these writes all land, none meets a reset.
+        for (int i = 0; i < 10; i++) {
+            out.write('a');
+            out.flush();
+            Thread.sleep(ATTACK_PACE_MILLIS);
+        }
         assertEverythingIsClosed();
     }
 

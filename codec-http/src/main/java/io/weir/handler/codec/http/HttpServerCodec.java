@@ -72,6 +72,13 @@ import java.util.concurrent.TimeUnit;
  * make the kernel answer the unread bytes with a reset, which can destroy the response before the client reads
  * it. Channels that cannot half-close (not a {@link DuplexChannel}) close at once, as does a close at a message
  * boundary with nothing buffered.
+ * <p>This is the server pipeline's one graceful close: {@link HttpServerTimeoutHandler} has none of its own and
+ * relies on it. After its 408 it closes the channel through the pipeline, and the codec lingers as for any other
+ * close (without the codec in front, the timeout handler's close is immediate). The closes the codec starts itself,
+ * after answering a rejected request, go through the whole pipeline ({@link Channel#close()}), so handlers after it
+ * see them in their {@code close} method before the codec begins to linger: the timeout handler stands down there,
+ * and arms no clock for the bytes the client still sends. While lingering, the codec drops input before decoding
+ * it, so no handler after it sees any.
  *
  * <h2>Threads and ownership</h2>
  * Called only on the channel's event loop. Keeps per-connection state: one instance per channel.

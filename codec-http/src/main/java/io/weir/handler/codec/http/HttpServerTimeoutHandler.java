@@ -6,10 +6,7 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
-import io.weir.channel.ChannelInputShutdownEvent;
 import io.weir.channel.ChannelPromise;
-import io.weir.channel.ChannelShutdownEvent;
-import io.weir.channel.DuplexChannel;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
@@ -34,8 +31,7 @@ import java.util.concurrent.TimeUnit;
  * Directly after the {@link HttpServerCodec} (or an {@link HttpRequestDecoder}), before any handler that consumes
  * requests or content: the handler sees decoded requests and contents on the way in and responses on the way out.
  * To see the first byte of a request, which no decoded message reveals, it adds a small companion before the codec
- * when it is added (and removes it when removed); the companion passes every buffer on unchanged, except while
- * this handler lingers after a 408, when it discards input.
+ * when it is added (and removes it when removed); the companion passes every buffer on unchanged.
  *
  * <h2>What each clock measures</h2>
  * <ul>
@@ -62,11 +58,21 @@ import java.util.concurrent.TimeUnit;
  * when it runs, works out the current deadline and re-arms itself for it, or for the shortest configured time if
  * that is sooner, so that a state change can never leave the next check too late.
  *
- * <h2>Closing after a 408</h2>
- * The 408 carries {@code Connection: close}; once it is written the output is shut down (where the channel is a
- * {@link DuplexChannel}), later input is discarded unread (at most {@link HttpServerTimeouts#maxLingerDiscardBytes}
- * bytes), and the connection is closed when the client closes its side or after
- * {@link HttpServerTimeouts#closeLingerNanos()}, whichever comes first.
+ * <h2>Closing, and the 408</h2>
+ * This handler has no close sequence of its own: it relies on the graceful close of the {@link HttpServerCodec}
+ * before it. The 408 carries {@code Connection: close}; right after writing it the handler closes the channel
+ * through the pipeline ({@link ChannelHandlerContext#close()}), and the codec, seeing that the client may still be
+ * sending, flushes the 408, shuts the output down, reads and drops what the client still sends within its
+ * {@linkplain HttpServerCodec#setLingerTimeoutMillis(long) time} and {@linkplain
+ * HttpServerCodec#setLingerMaxBytes(long) byte} bounds, and then closes (RFC 9112 §9.6). Silent and idle
+ * connections are closed the same way; with nothing sent by the client the codec closes them at once. Behind an
+ * {@link HttpRequestDecoder} without the codec, nothing lingers: the channel is closed as soon as the 408 is
+ * written, and input arriving meanwhile is dropped here.
+ * <p>Once a close has begun, whoever started it, the handler stands down for good: no clock, no timer, no second
+ * answer. It learns of a close from the close passing through it on its way to the codec; the closes the codec
+ * starts itself (after answering a rejected request with 400, 413, 414 or 431) go through the whole pipeline and so
+ * pass here too. While the codec lingers it discards what arrives before decoding it, so nothing reaches this
+ * handler.
  *
  * <p>Called only on the channel's event loop; keeps per-connection state, so one instance per channel.
  */
@@ -79,7 +85,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private static final byte IN_HEAD = 1;
     /** The head was decoded, the last content not yet. */
     private static final byte IN_BODY = 2;
-    /** Answered 408 or closing: input is discarded, only the linger deadline is left. */
+    /** A close has begun (a 408, a timeout, or anyone's close): no clock, no answer, inbound messages dropped. */
     private static final byte CLOSING = 3;
     /** Not yet started, or stopped (inactive, removed, upgraded): does nothing. */
     private static final byte STOPPED = 4;
@@ -91,13 +97,11 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private final long minBodyRate;
     private final long gracePeriodNanos;
     private final long windowNanos;
-    private final long lingerNanos;
-    private final long maxDiscardBytes;
     /** The longest a task may sleep: the shortest time any state change could start a new deadline with. */
     private final long tickBoundNanos;
 
     private final Runnable tick = this::onTick;
-    private final ChannelFutureListener answerWritten = this::answerWritten;
+    private final ChannelFutureListener closeWhenWritten = this::closeWhenWritten;
     private final InputObserver inputObserver = new InputObserver();
 
     private ChannelHandlerContext ctx;
@@ -118,8 +122,8 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private boolean rateWindowOpen;
     private long windowStartNanos;
     private long windowBytes;
-    private long lingerDeadlineNanos;
-    private long discardedBytes;
+    /** Whether an {@link HttpServerCodec} is in the pipeline to close gracefully (rather than a bare decoder). */
+    private boolean codecLingers;
 
     /** A handler with the {@link HttpServerTimeouts} defaults. */
     public HttpServerTimeoutHandler() {
@@ -138,8 +142,6 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         minBodyRate = timeouts.minBodyRateBytesPerSecond();
         gracePeriodNanos = timeouts.bodyRateGracePeriodNanos();
         windowNanos = timeouts.bodyRateWindowNanos();
-        lingerNanos = timeouts.closeLingerNanos();
-        maxDiscardBytes = timeouts.maxLingerDiscardBytes();
         long bound = NO_DEADLINE;
         bound = shorterEnabled(bound, headTimeoutNanos);
         bound = shorterEnabled(bound, idleTimeoutNanos);
@@ -159,6 +161,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
         ChannelHandlerContext codec = ctx.pipeline().context(HttpServerCodec.class);
+        codecLingers = codec != null;
         if (codec == null) {
             codec = ctx.pipeline().context(HttpRequestDecoder.class);
         }
@@ -216,8 +219,13 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     }
 
     private void stop() {
+        standDown(STOPPED);
+    }
+
+    /** Ends every clock for good: {@link #STOPPED}, or {@link #CLOSING} once a close has begun. */
+    private void standDown(byte finalPhase) {
         started = true;
-        phase = STOPPED;
+        phase = finalPhase;
         Future<?> t = timer;
         timer = null;
         if (t != null) {
@@ -235,10 +243,9 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         byte p = phase;
         if (p == CLOSING) {
-            // Already answered: nothing more of this connection reaches the application.
-            if (msg instanceof HttpContent content) {
-                discarded(content.content().readableBytes());
-            }
+            // Closing: nothing more of this connection reaches the application. Behind HttpServerCodec nothing
+            // arrives here (it discards input while it lingers); behind a bare decoder, what arrives before the
+            // close completes is dropped here.
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -260,15 +267,6 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         ctx.fireChannelRead(msg);
     }
 
-    @Override
-    public void channelShutdown(ChannelHandlerContext ctx, ChannelShutdownEvent event) throws Exception {
-        if (phase == CLOSING && event instanceof ChannelInputShutdownEvent) {
-            // The client closed its side after reading the 408: the linger is over.
-            ctx.close();
-        }
-        ctx.fireChannelShutdown(event);
-    }
-
     /** Called by the companion before the codec for every buffer that brings bytes. */
     private void bytesArrived() {
         if (phase == AWAITING_REQUEST) {
@@ -281,6 +279,19 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     }
 
     // ---------------------------------------------------------------- outbound
+
+    /**
+     * A close on its way to the codec, from this handler or from any handler or caller after it: the handler stands
+     * down before the codec begins its graceful close, so that no clock runs and nothing is answered while the
+     * codec lingers.
+     */
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+        if (phase != STOPPED) {
+            standDown(CLOSING);
+        }
+        ctx.close(promise);
+    }
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
@@ -328,7 +339,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
 
     private void onTick() {
         timer = null;
-        if (phase == STOPPED || !ctx.channel().isOpen()) {
+        if (phase == STOPPED || phase == CLOSING || !ctx.channel().isOpen()) {
             return;
         }
         long now = ticker.nanoTime();
@@ -339,24 +350,15 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
             ctx.fireExceptionCaught(t);
             return;
         }
-        if (deadline != 0 && phase != STOPPED && ctx.channel().isOpen()) {
+        if (deadline != 0 && phase != STOPPED && phase != CLOSING && ctx.channel().isOpen()) {
             arm(now, deadline);
         }
     }
 
     /** Acts on any expired clock; returns the next deadline, {@link #NO_DEADLINE}, or 0 to stop ticking. */
     private long check(long now) {
-        switch (phase) {
-            case CLOSING:
-                if (now - lingerDeadlineNanos >= 0) {
-                    ctx.close();
-                    return 0;
-                }
-                return lingerDeadlineNanos;
-            case IN_BODY:
-                return checkBodyRate(now);
-            default:
-                break;
+        if (phase == IN_BODY) {
+            return checkBodyRate(now);
         }
         if (requestsReceived > responsesWritten) {
             // The server owes a response: its time, not the client's.
@@ -380,9 +382,10 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
             if (phase == IN_HEAD) {
                 log("request head not complete after {0} ms", TimeUnit.NANOSECONDS.toMillis(headTimeoutNanos));
                 answer408();
-                return lingerDeadlineNanos;
+                return 0;
             }
             log("no request on a new connection after {0} ms", TimeUnit.NANOSECONDS.toMillis(headTimeoutNanos));
+            // Nothing was sent, so the codec has nothing to linger for: it closes at once, quietly.
             ctx.close();
             return 0;
         }
@@ -439,8 +442,9 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         boolean canAnswer = !responseInProgress && responsesBegun == requestsReceived - 1;
         if (canAnswer) {
             answer408();
-            return lingerDeadlineNanos;
+            return 0;
         }
+        // A response has begun and cannot be replaced: close; the codec lingers, the client is inside a body.
         ctx.close();
         return 0;
     }
@@ -451,51 +455,38 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         }
     }
 
-    // ---------------------------------------------------------------- 408 and the graceful close
+    // ---------------------------------------------------------------- 408
 
-    /** RFC 9110 §15.5.9: 408, then close; the rest of the request is never read. */
+    /**
+     * RFC 9110 §15.5.9: 408 with {@code Connection: close}, then the close; the rest of the request is never read.
+     * Behind {@link HttpServerCodec} the close follows the write at once: the codec then discards input from this
+     * moment on, flushes the 408 before it shuts the output down, and lingers. Behind a bare decoder the close waits
+     * for the write, so that it does not fail the 408 still queued; nothing lingers.
+     */
     private void answer408() {
-        phase = CLOSING;
-        lingerDeadlineNanos = ticker.nanoTime() + lingerNanos;
+        standDown(CLOSING);
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
                 Unpooled.EMPTY_BUFFER);
         res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
                 .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
-        ctx.writeAndFlush(res).addListener(answerWritten);
-    }
-
-    private void answerWritten(ChannelFuture future) {
-        if (!future.isSuccess() || lingerNanos == 0 || !(ctx.channel() instanceof DuplexChannel duplex)) {
+        ChannelFuture written = ctx.writeAndFlush(res);
+        if (codecLingers) {
             ctx.close();
-            return;
-        }
-        // FIN after the 408; the client reads it, closes, and channelShutdown ends the linger early.
-        duplex.shutdownOutput();
-    }
-
-    private void discarded(int bytes) {
-        discardedBytes += bytes;
-        if (discardedBytes > maxDiscardBytes) {
-            ctx.close();
+        } else {
+            written.addListener(closeWhenWritten);
         }
     }
 
-    /**
-     * Before the codec: reports each read that brings bytes, and discards input once the connection is closing.
-     * Passes every buffer on unchanged otherwise.
-     */
+    private void closeWhenWritten(ChannelFuture written) {
+        ctx.close();
+    }
+
+    /** Before the codec: reports each read that brings bytes; passes every buffer on unchanged. */
     private final class InputObserver implements ChannelHandler {
         @Override
         public void channelRead(ChannelHandlerContext observerCtx, Object msg) throws Exception {
-            if (msg instanceof ByteBuf buf) {
-                if (phase == CLOSING) {
-                    discarded(buf.readableBytes());
-                    buf.release();
-                    return;
-                }
-                if (buf.isReadable()) {
-                    bytesArrived();
-                }
+            if (msg instanceof ByteBuf buf && buf.isReadable()) {
+                bytesArrived();
             }
             observerCtx.fireChannelRead(msg);
         }

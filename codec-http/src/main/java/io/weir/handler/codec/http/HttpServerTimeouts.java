@@ -33,10 +33,11 @@ import java.util.concurrent.TimeUnit;
  *     ms grace period (Kestrel: 240 bytes/s after 5 s; Apache: 500 bytes/s): 8 kbit/s is below any working
  *     uplink, and a ten-second window rides out a TCP stall of several retransmissions; an attacker must keep
  *     sending 1 KiB/s per connection to hold it.</li>
- * <li>linger {@value #DEFAULT_CLOSE_LINGER_MILLIS} ms and at most {@value #DEFAULT_MAX_LINGER_DISCARD_BYTES}
- *     bytes discarded after a 408: long enough for the client to read the answer before the close, short
- *     enough that a client that keeps sending cannot hold the connection.</li>
  * </ul>
+ * How long a connection lingers after a 408 (or any other close while the client may still be sending), and how
+ * many bytes it drops meanwhile, is not set here: the {@link HttpServerCodec}'s graceful close does that, with its
+ * {@linkplain HttpServerCodec#setLingerTimeoutMillis(long) time} and {@linkplain
+ * HttpServerCodec#setLingerMaxBytes(long) byte} limits.
  */
 public final class HttpServerTimeouts implements Cloneable {
     /** Default time from connection start (or from the first byte of a later request) to its complete head. */
@@ -49,18 +50,12 @@ public final class HttpServerTimeouts implements Cloneable {
     public static final long DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS = 5_000;
     /** Default length of the windows the body rate is averaged over. */
     public static final long DEFAULT_BODY_RATE_WINDOW_MILLIS = 10_000;
-    /** Default time a connection answered with 408 waits for the client to close before it is closed. */
-    public static final long DEFAULT_CLOSE_LINGER_MILLIS = 2_000;
-    /** Default number of bytes discarded while lingering after a 408 before the connection is closed at once. */
-    public static final long DEFAULT_MAX_LINGER_DISCARD_BYTES = 64 * 1024;
 
     private long requestHeadTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_REQUEST_HEAD_TIMEOUT_MILLIS);
     private long idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_IDLE_TIMEOUT_MILLIS);
     private long minBodyRateBytesPerSecond = DEFAULT_MIN_BODY_RATE_BYTES_PER_SECOND;
     private long bodyRateGracePeriodNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS);
     private long bodyRateWindowNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_BODY_RATE_WINDOW_MILLIS);
-    private long closeLingerNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_CLOSE_LINGER_MILLIS);
-    private long maxLingerDiscardBytes = DEFAULT_MAX_LINGER_DISCARD_BYTES;
 
     /** A config with every default. */
     public HttpServerTimeouts() {
@@ -81,8 +76,8 @@ public final class HttpServerTimeouts implements Cloneable {
      * Sets how long a client may take to send a complete request head, counted from connection start for the
      * first request and from the request's first byte for later ones (while the server still owes a response,
      * the clock does not run: the wait is the server's). On expiry a client that sent part of a head is answered
-     * 408 (Request Timeout) and the connection closes gracefully; a new connection on which nothing arrived is
-     * closed quietly. 0 turns it off.
+     * 408 (Request Timeout) and the connection closed gracefully by the {@link HttpServerCodec}; a new connection
+     * on which nothing arrived is closed quietly. 0 turns it off.
      *
      * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws NullPointerException if {@code unit} is null
@@ -166,42 +161,6 @@ public final class HttpServerTimeouts implements Cloneable {
             throw new IllegalArgumentException("bodyRateWindow: " + window + " " + unit + " (expected: > 0)");
         }
         this.bodyRateWindowNanos = nanos;
-        return this;
-    }
-
-    /** The linger after a 408 in nanoseconds. */
-    public long closeLingerNanos() {
-        return closeLingerNanos;
-    }
-
-    /**
-     * Sets how long a connection answered with 408 waits, its output shut down and its input discarded, for the
-     * client to close before closing it. Closing at once while the client is still sending would make the kernel
-     * send a reset, which can destroy the 408 before the client reads it. 0 closes once the 408 is written.
-     *
-     * @throws IllegalArgumentException if {@code linger} is negative
-     * @throws NullPointerException if {@code unit} is null
-     */
-    public HttpServerTimeouts setCloseLinger(long linger, TimeUnit unit) {
-        this.closeLingerNanos = toNanos(linger, unit, "closeLinger");
-        return this;
-    }
-
-    /** The most bytes discarded while lingering. */
-    public long maxLingerDiscardBytes() {
-        return maxLingerDiscardBytes;
-    }
-
-    /**
-     * Sets how many bytes a lingering connection discards before it is closed without waiting further.
-     *
-     * @throws IllegalArgumentException if {@code bytes} is negative
-     */
-    public HttpServerTimeouts setMaxLingerDiscardBytes(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("maxLingerDiscardBytes: " + bytes + " (expected: >= 0)");
-        }
-        this.maxLingerDiscardBytes = bytes;
         return this;
     }
 
