@@ -109,11 +109,7 @@ public final class Http2FrameReader implements AutoCloseable {
      * @throws IllegalArgumentException outside 2^14..2^24-1
      */
     public Http2FrameReader maxFrameSize(int octets) {
-        if (octets < DEFAULT_MAX_FRAME_SIZE_BYTES || octets > MAX_FRAME_SIZE_UPPER_BOUND_BYTES) {
-            throw new IllegalArgumentException("maxFrameSize: " + octets + " (expected " + DEFAULT_MAX_FRAME_SIZE_BYTES
-                    + ".." + MAX_FRAME_SIZE_UPPER_BOUND_BYTES + ")");
-        }
-        maxFrameSize = octets;
+        maxFrameSize = checkMaxFrameSize(octets);
         return this;
     }
 

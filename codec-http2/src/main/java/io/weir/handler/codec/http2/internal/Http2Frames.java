@@ -116,6 +116,19 @@ public final class Http2Frames {
         return CONNECTION_PREFACE.clone();
     }
 
+    /**
+     * Returns {@code octets} when it is a valid SETTINGS_MAX_FRAME_SIZE (§6.5.2).
+     *
+     * @throws IllegalArgumentException outside 2^14..2^24-1, naming the value
+     */
+    public static int checkMaxFrameSize(int octets) {
+        if (octets < DEFAULT_MAX_FRAME_SIZE_BYTES || octets > MAX_FRAME_SIZE_UPPER_BOUND_BYTES) {
+            throw new IllegalArgumentException("maxFrameSize: " + octets + " (expected " + DEFAULT_MAX_FRAME_SIZE_BYTES
+                    + ".." + MAX_FRAME_SIZE_UPPER_BOUND_BYTES + ")");
+        }
+        return octets;
+    }
+
     /** The RFC 9113 name of a frame type, or "UNKNOWN(0x..)" (for messages, not hot paths). */
     public static String typeName(int type) {
         switch (type) {
