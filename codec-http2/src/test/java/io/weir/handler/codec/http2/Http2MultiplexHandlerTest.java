@@ -41,6 +41,22 @@ class Http2MultiplexHandlerTest {
         }
     }
 
+    /** Children that close as soon as they read their first frame. */
+    private static ChannelInitializer<Channel> closeOnFirstFrame() {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ReferenceCountUtil.release(msg);
+                        ctx.close();
+                    }
+                });
+            }
+        };
+    }
+
     @Test
     void eachStreamGetsItsOwnChildChannel() {
         List<Channel> children = new ArrayList<>();
@@ -132,20 +148,8 @@ class Http2MultiplexHandlerTest {
 
     @Test
     void closingAChildResetsItsStreamWithCancel() {
-        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new ChannelHandler() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ReferenceCountUtil.release(msg);
-                        ctx.close();
-                    }
-                });
-            }
-        };
-        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
-                .handshake()) {
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(closeOnFirstFrame())).handshake()) {
             c.headers(1, get("/"), false);
             Event rst = find(c.read(), RST_STREAM);
             assertThat(rst.code()).isEqualTo(Http2Error.CANCEL.code());
@@ -154,20 +158,10 @@ class Http2MultiplexHandlerTest {
 
     @Test
     void rapidResetThroughTheMultiplexerIsCutOff() {
-        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new ChannelHandler() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ReferenceCountUtil.release(msg);
-                        ctx.close(); // the application gives up on each stream: a reset the server sends
-                    }
-                });
-            }
-        };
+        // The application gives up on each stream: every one is a reset the server sends.
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodecBuilder.forServer()
-                .maxResetsPerWindow(20, 30_000).build(), new Http2MultiplexHandler(init)).handshake()) {
+                .maxResetsPerWindow(20, 30_000).build(), new Http2MultiplexHandler(closeOnFirstFrame()))
+                .handshake()) {
             for (int i = 0; i < 30; i++) {
                 c.headers(1 + 2 * i, get("/"), false);
             }
