@@ -61,6 +61,17 @@ public final class Http2FrameCodec implements ChannelHandler {
     public static final long DEFAULT_MAX_CONCURRENT_STREAMS = 100;
     /** Largest header list accepted (SETTINGS_MAX_HEADER_LIST_SIZE), in octets. */
     public static final long DEFAULT_MAX_HEADER_LIST_SIZE_BYTES = 8192;
+    /**
+     * How far above the advertised SETTINGS_MAX_HEADER_LIST_SIZE a header list may go before its stream is refused,
+     * in percent of the setting (the setting is advisory, RFC 9113 §6.5.2).
+     */
+    public static final int HEADER_LIST_TOLERANCE_PERCENT = 25;
+    /**
+     * Most fields in one header section (more is a stream error, twice as many a connection error): the number of
+     * 32-octet field overheads that fit in {@link #DEFAULT_MAX_HEADER_LIST_SIZE_BYTES}, so the size limit decides
+     * for lists of small fields.
+     */
+    public static final int DEFAULT_MAX_HEADER_COUNT = 256;
     /** The connection receive window we offer, in octets (streams keep the 65,535 of RFC 9113 §6.9.2). */
     public static final int DEFAULT_CONNECTION_WINDOW_SIZE_BYTES = 1 << 20;
     /** Resets received plus sent allowed per {@link #DEFAULT_RESET_WINDOW_MILLIS} (Rapid Reset, MadeYouReset). */
@@ -141,7 +152,10 @@ public final class Http2FrameCodec implements ChannelHandler {
                         localSettings.get(Http2Settings.MAX_HEADER_LIST_SIZE, DEFAULT_MAX_HEADER_LIST_SIZE_BYTES)));
         this.decoder = new HpackDecoder(server);
         long listSize = localSettings.get(Http2Settings.MAX_HEADER_LIST_SIZE, DEFAULT_MAX_HEADER_LIST_SIZE_BYTES);
-        decoder.maxHeaderListSize(listSize);
+        // RFC 9113 §6.5.2: the advertised size is advisory; lists a little above it are still served (h2spec's own
+        // requests exceed 8 KiB), a list twice the size ends the connection.
+        decoder.maxHeaderListSize(listSize + listSize * HEADER_LIST_TOLERANCE_PERCENT / 100,
+                Math.max(listSize * 2, listSize + listSize * HEADER_LIST_TOLERANCE_PERCENT / 100));
         decoder.maxHeaderCount(config.maxHeaderCount, Math.max(config.maxHeaderCount,
                 config.maxHeaderCount * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
         this.flow = new Http2OutboundFlow(this, writer);

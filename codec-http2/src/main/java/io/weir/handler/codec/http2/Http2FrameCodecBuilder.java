@@ -1,7 +1,6 @@
 package io.weir.handler.codec.http2;
 
 import io.weir.handler.codec.http2.internal.Http2FrameReader;
-import io.weir.handler.codec.http2.internal.hpack.HpackDecoder;
 import io.weir.util.Ticker;
 import java.util.Objects;
 
@@ -23,7 +22,7 @@ public final class Http2FrameCodecBuilder {
     long streamStallTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_STALL_TIMEOUT_MILLIS;
     long maxQueuedOutboundBytes = Http2FrameCodec.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES;
     long gracefulShutdownTimeoutMillis = Http2FrameCodec.DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS;
-    int maxHeaderCount = HpackDecoder.DEFAULT_MAX_HEADER_COUNT;
+    int maxHeaderCount = Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT;
     int maxContinuationFrames = Http2FrameReader.DEFAULT_MAX_CONTINUATION_FRAMES;
     Ticker ticker;
 
