@@ -15,6 +15,10 @@ import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
 import io.weir.handler.codec.http.multipart.DefaultHttpDataFactory;
+import io.weir.handler.codec.http2.Http2CleartextServerHandler;
+import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
+import io.weir.handler.codec.http2.Http2ServerInitializer;
+import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.weir.handler.codec.http.multipart.HttpPostDecoderConfig;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -24,7 +28,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The example HTTP/1.1 server: {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
+ * The example HTTP server, HTTP/1.1 and h2c (HTTP/2 by prior knowledge or by Upgrade, on the same port; each
+ * HTTP/2 stream is served by the same handlers through {@link Http2StreamFrameToHttpObjectCodec}):
+ * {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
  * {@link HttpServerHandler}), {@code GET|HEAD /static/<path>} files from the static root, zero copy, with ETags,
  * conditional requests and ranges ({@link StaticFileHandler}; 404 when no root is set), and {@code POST /upload}
  * multipart decoding that reports each field ({@link UploadHandler}); on the native epoll transport where it is
@@ -111,6 +117,31 @@ public final class HttpServer implements AutoCloseable {
             StaticFileHandler staticFiles = new StaticFileHandler(staticRoot);
             DefaultHttpDataFactory uploadFactory = UploadHandler.newFactory(uploadDirectory, maxUploadFileSizeBytes);
             HttpPostDecoderConfig uploadLimits = uploadConfig;
+            ChannelInitializer<Channel> http1 = new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(
+                            new HttpServerCodec(),
+                            new HttpServerKeepAliveHandler(),
+                            // Streaming routes first: what they answer never reaches the aggregator.
+                            staticFiles.newConnectionHandler(),
+                            UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
+                            new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                            handler);
+                }
+            };
+            // Each HTTP/2 stream is an HTTP/1.1 exchange for the same handlers.
+            ChannelInitializer<Channel> stream = new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(
+                            new Http2StreamFrameToHttpObjectCodec(),
+                            UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
+                            new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                            handler);
+                }
+            };
+            Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), stream);
             Channel bound = new ServerBootstrap()
                     .group(group)
                     .channel(Transports.serverChannel(group))
@@ -119,14 +150,8 @@ public final class HttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(
-                                    new HttpServerCodec(),
-                                    new HttpServerKeepAliveHandler(),
-                                    // Streaming routes first: what they answer never reaches the aggregator.
-                                    staticFiles.newConnectionHandler(),
-                                    UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
-                                    new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
-                                    handler);
+                            // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
+                            ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1));
                         }
                     })
                     .bind(localAddress).sync().channel();
