@@ -160,15 +160,30 @@ class Http2FrameWriterTest {
 
     @Test
     void smallDataIsCopiedBehindItsHeaderInOneBuffer() {
-        writer.writeData(ctx(), 1, buf("00".repeat(Http2FrameWriter.DATA_COPY_THRESHOLD_BYTES)), 0, true,
+        writer.writeData(ctx(), 1, buf("00".repeat(Http2FrameWriter.DEFAULT_DATA_COPY_THRESHOLD_BYTES)), 0, true,
                 ctx().newPromise());
         List<ByteBuf> out = drainRetained();
         try {
             assertThat(out).singleElement().satisfies(b -> assertThat(b.readableBytes())
-                    .isEqualTo(9 + Http2FrameWriter.DATA_COPY_THRESHOLD_BYTES));
+                    .isEqualTo(9 + Http2FrameWriter.DEFAULT_DATA_COPY_THRESHOLD_BYTES));
         } finally {
             out.forEach(ByteBuf::release);
         }
+    }
+
+    @Test
+    void copyThresholdZeroHandsEvenTinyPayloadsOn() {
+        ByteBuf data = buf("6869");
+        writer.dataCopyThresholdBytes(0).writeData(ctx(), 1, data, 0, true, ctx().newPromise());
+        List<ByteBuf> out = drainRetained();
+        try {
+            assertThat(out).hasSize(2);
+            assertThat(ByteBufUtil.hexDump(out.get(0))).isEqualTo("000002000100000001");
+            assertThat(out.get(1)).isSameAs(data);
+        } finally {
+            out.forEach(ByteBuf::release);
+        }
+        assertThatThrownBy(() -> writer.dataCopyThresholdBytes(-1)).hasMessageContaining("-1");
     }
 
     @Test

@@ -287,10 +287,10 @@ public final class HpackDecoder {
                             + "(RFC 7541 §6.1)");
                 }
                 if (index <= HpackStaticTable.LENGTH) {
-                    emit(HpackStaticTable.name(index), HpackStaticTable.value(index), index, true);
+                    emit(HpackStaticTable.name(index), HpackStaticTable.value(index), index, true, 0);
                 } else {
                     int d = dynamicIndex(index);
-                    emit((AsciiString) table.name(d), (AsciiString) table.value(d), 0, false);
+                    emit((AsciiString) table.name(d), (AsciiString) table.value(d), 0, false, table.tag(d));
                 }
             } else if (b >= LITERAL_INCREMENTAL) {
                 // RFC 7541 §6.2.1
@@ -330,10 +330,10 @@ public final class HpackDecoder {
         }
         AsciiString value = readString(
                 connectionErrorListSize - listSize - HpackDynamicTable.ENTRY_OVERHEAD_BYTES - name.length());
+        int tag = emit(name, value, staticIndex, false, 0);
         if (indexing) {
-            table.add(name, 0, value);
+            table.add(name, 0, value, tag);
         }
-        emit(name, value, staticIndex, false);
     }
 
     private int dynamicIndex(int index) throws Http2Exception {
@@ -345,8 +345,13 @@ public final class HpackDecoder {
         return d;
     }
 
-    /** Accounts for a decoded field, validates it and adds it, or records why the stream fails. */
-    private void emit(AsciiString name, AsciiString value, int staticIndex, boolean staticValue)
+    /**
+     * Accounts for a decoded field, validates it and adds it, or records why the stream fails.
+     *
+     * @param tag how the field validated when it entered the dynamic table (then only its place is checked), or 0
+     * @return how the field validated (see {@link HpackFieldValidator#lastTag()}), 0 if it was not validated
+     */
+    private int emit(AsciiString name, AsciiString value, int staticIndex, boolean staticValue, int tag)
             throws Http2Exception {
         listSize += name.length() + value.length() + HpackDynamicTable.ENTRY_OVERHEAD_BYTES;
         count++;
@@ -358,26 +363,32 @@ public final class HpackDecoder {
                     + " holds more than " + connectionErrorCount + " fields (stream limit " + maxCount + ")");
         }
         if (streamFailure != null) {
-            return;
+            return 0;
         }
         if (listSize > maxListSize) {
             streamFailure = new Http2HeaderListSizeException(streamId, listSize, maxListSize,
                     "header list of stream " + streamId + " is larger than " + maxListSize
                     + " bytes (SETTINGS_MAX_HEADER_LIST_SIZE, name + value + 32 per field)");
-            return;
+            return 0;
         }
         if (count > maxCount) {
             streamFailure = new Http2HeaderListSizeException(streamId, count, maxCount,
                     "header section of stream " + streamId + " holds more than " + maxCount + " fields");
-            return;
+            return 0;
         }
-        String problem = validator == null ? null : validator.validate(name, value, staticIndex, staticValue);
+        if (validator == null) {
+            out.add(name, value);
+            return 0;
+        }
+        String problem = tag != 0 ? validator.validateTagged(name, tag)
+                : validator.validate(name, value, staticIndex, staticValue);
         if (problem != null) {
             streamFailure = streamError(streamId, Http2Error.PROTOCOL_ERROR, "malformed header section on stream "
                     + streamId + ": " + problem);
-            return;
+            return 0;
         }
         out.add(name, value);
+        return tag != 0 ? tag : validator.lastTag();
     }
 
     private Http2Exception listTooLarge() {

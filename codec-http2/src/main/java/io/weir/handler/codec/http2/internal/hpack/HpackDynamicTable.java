@@ -31,6 +31,7 @@ final class HpackDynamicTable {
     private final boolean indexed;
     private CharSequence[] names;
     private CharSequence[] values;
+    private int[] tags;
     private int[] nameHashes;
     private long[] chain;
     private long[] buckets;
@@ -78,11 +79,19 @@ final class HpackDynamicTable {
         return values[(int) ((head - index) & mask)];
     }
 
+    /** The tag the entry at {@code index} was added with, 1 being the newest. */
+    int tag(int index) {
+        return tags[(int) ((head - index) & mask)];
+    }
+
     /**
      * Adds a field as the newest entry, evicting old ones to make room; an entry larger than the capacity empties
      * the table and is not added (RFC 7541 §4.4).
+     *
+     * @param nameHash the name's hash, used by an indexed table
+     * @param tag what the owner wants to remember about the field (the decoder: how it validated)
      */
-    void add(CharSequence name, int nameHash, CharSequence value) {
+    void add(CharSequence name, int nameHash, CharSequence value, int tag) {
         long entrySize = (long) name.length() + value.length() + ENTRY_OVERHEAD_BYTES;
         if (entrySize > capacity) {
             clear();
@@ -97,6 +106,7 @@ final class HpackDynamicTable {
         int slot = (int) (head & mask);
         names[slot] = name;
         values[slot] = value;
+        tags[slot] = tag;
         size += entrySize;
         if (indexed) {
             nameHashes[slot] = nameHash;
@@ -162,9 +172,11 @@ final class HpackDynamicTable {
         CharSequence[] oldNames = names;
         CharSequence[] oldValues = values;
         int[] oldHashes = nameHashes;
+        int[] oldTags = tags;
         int oldMask = mask;
         names = new CharSequence[slots];
         values = new CharSequence[slots];
+        tags = new int[slots];
         mask = slots - 1;
         if (indexed) {
             nameHashes = new int[slots];
@@ -180,6 +192,7 @@ final class HpackDynamicTable {
             int to = (int) (id & mask);
             names[to] = oldNames[from];
             values[to] = oldValues[from];
+            tags[to] = oldTags[from];
             if (indexed) {
                 int hash = oldHashes[from];
                 nameHashes[to] = hash;

@@ -174,7 +174,7 @@ public final class HpackEncoder {
             return;
         }
         literal(out, LITERAL_INCREMENTAL, LITERAL_INCREMENTAL_PREFIX_BITS, nameIndex, name, value);
-        table.add(name, nameHash, value);
+        table.add(name, nameHash, value, 0);
     }
 
     private void literal(ByteBuf out, int pattern, int prefixBits, int nameIndex, CharSequence name,

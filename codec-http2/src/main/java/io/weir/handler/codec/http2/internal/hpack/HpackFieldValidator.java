@@ -68,7 +68,11 @@ public final class HpackFieldValidator {
         return NAME_CHARS[b & 0xFF];
     }
 
+    /** Tag of a valid regular field (pseudo-headers are tagged with their bit). */
+    static final int REGULAR_TAG = 1 << 6;
+
     private final int allowedPseudo;
+    private int lastTag;
     private boolean trailers;
     private int pseudoSeen;
     private boolean regularSeen;
@@ -90,9 +94,36 @@ public final class HpackFieldValidator {
      *
      * @param staticIndex the static-table index the name came from, or 0 (its name is then checked)
      * @param staticValue true when the value came from the static table too (then it is known to be valid)
-     * @return what is wrong, or {@code null}
+     * @return what is wrong, or {@code null}; then {@link #lastTag()} tells what the field is
      */
     String validate(AsciiString name, AsciiString value, int staticIndex, boolean staticValue) {
+        String problem = check(name, value, staticIndex, staticValue);
+        if (problem != null) {
+            lastTag = 0;
+        }
+        return problem;
+    }
+
+    /**
+     * What the last field {@link #validate} accepted is: its pseudo-header bit or {@link #REGULAR_TAG}. The decoder
+     * keeps it with the field's dynamic-table entry, so that an indexed field skips the character checks, whose
+     * outcome depends only on the field itself ({@link #validateTagged}).
+     */
+    int lastTag() {
+        return lastTag;
+    }
+
+    /** Checks a field known valid in itself, as tagged by {@link #lastTag()}: only its place in the section. */
+    String validateTagged(AsciiString name, int tag) {
+        if (tag == REGULAR_TAG) {
+            regularSeen = true;
+            return null;
+        }
+        return pseudo(name, tag);
+    }
+
+    private String check(AsciiString name, AsciiString value, int staticIndex, boolean staticValue) {
+        lastTag = REGULAR_TAG;
         if (staticIndex != 0) {
             if (staticIndex <= STATIC_STATUS_LAST) {
                 String problem = pseudo(name, pseudoBit(staticIndex));
@@ -209,6 +240,7 @@ public final class HpackFieldValidator {
             return "duplicate pseudo-header " + name + " (RFC 9113 §8.3)";
         }
         pseudoSeen |= bit;
+        lastTag = bit;
         return null;
     }
 

@@ -214,6 +214,26 @@ class HpackDecoderTest {
     }
 
     @Test
+    void indexedFieldsAreStillCheckedForTheirPlace() throws Exception {
+        // Entries remember that they validated; reusing them must still respect pseudo-header order and uniqueness.
+        HpackDecoder decoder = new HpackDecoder(true);
+        decode(decoder, REQUEST + "410161" + literalIncremental("x", "y"));
+        Http2Exception afterRegular = catchThrowableOfType(Http2Exception.class,
+                () -> decode(decoder, "8286" + "be" + "84"));
+        assertThat(afterRegular.isConnectionError()).isFalse();
+        assertThat(afterRegular.getMessage()).contains("after a regular field");
+        Http2Exception duplicate = catchThrowableOfType(Http2Exception.class,
+                () -> decode(decoder, REQUEST + "bf" + "bf"));
+        assertThat(duplicate.getMessage()).contains("duplicate");
+        Http2Exception inTrailers = catchThrowableOfType(Http2Exception.class,
+                () -> decode(decoder, hex("bf"), true, false));
+        assertThat(inTrailers.getMessage()).contains("trailer");
+        assertThat(fields(decode(decoder, hex("be"), true, false))).containsExactly("x: y");
+        assertThat(fields(decode(decoder, REQUEST + "bf" + "be"))).containsExactly(":method: GET", ":scheme: http",
+                ":path: /", ":authority: a", "x: y");
+    }
+
+    @Test
     void entryLargerThanTheTableEmptiesIt() throws Exception {
         HpackDecoder decoder = new HpackDecoder(true);
         decode(decoder, REQUEST + literalIncremental("a", "b"));
