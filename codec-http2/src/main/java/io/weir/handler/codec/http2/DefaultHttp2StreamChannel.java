@@ -36,6 +36,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private boolean delivering;
     boolean readCompletePending;
     private boolean closeWhenDrained;
+    private boolean writing;
+    private boolean closeAfterWrite;
     int index = -1;
 
     DefaultHttp2StreamChannel(Http2MultiplexHandler multiplexer, ChannelHandlerContext parentCtx,
@@ -165,7 +167,10 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     /** The stream closed: close once the frames already queued were read. */
     void streamClosed() {
-        if (inbound.isEmpty()) {
+        if (writing) {
+            // Inside doWrite (our own last frame closed the stream): close once the write loop is done.
+            closeAfterWrite = true;
+        } else if (inbound.isEmpty()) {
             close();
         } else {
             closeWhenDrained = true;
@@ -174,6 +179,19 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) {
+        writing = true;
+        try {
+            writeFrames(in);
+        } finally {
+            writing = false;
+        }
+        if (closeAfterWrite) {
+            closeAfterWrite = false;
+            streamClosed();
+        }
+    }
+
+    private void writeFrames(ChannelOutboundBuffer in) {
         boolean wrote = false;
         for (;;) {
             Object msg = in.current();

@@ -60,11 +60,17 @@ class Http2MultiplexHandlerTest {
     @Test
     void eachStreamGetsItsOwnChildChannel() {
         List<Channel> children = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
         ChannelInitializer<Channel> init = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 children.add(ch);
-                ch.pipeline().addLast(new PathEcho());
+                ch.pipeline().addLast(new PathEcho(), new ChannelHandler() {
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        errors.add(cause);
+                    }
+                });
             }
         };
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
@@ -78,6 +84,8 @@ class Http2MultiplexHandlerTest {
             assertThat(children.get(0).parent()).isSameAs(c.channel);
             assertThat(((Http2StreamChannel) children.get(1)).stream().id()).isEqualTo(3);
             assertThat(children).allMatch(ch -> !ch.isOpen());
+            // The last write closes the stream and so the child, without failing that write.
+            assertThat(errors).isEmpty();
         }
     }
 
