@@ -97,46 +97,46 @@ public final class Http2FrameCodec implements ChannelHandler {
     private static final int RECENTLY_CLOSED = 64;
     private static final int MAX_DEBUG_DATA_CHARS = 256;
 
-    private final boolean server;
-    private final Http2FrameCodecBuilder config;
-    private final Http2Settings localSettings;
-    private final Http2FrameReader reader;
-    private final Http2FrameWriter writer = new Http2FrameWriter();
-    private final HpackDecoder decoder;
-    private final HpackEncoder encoder = new HpackEncoder();
-    private final Http2StreamIds ids;
-    private final IntObjectMap<DefaultHttp2FrameStream> streams = new IntObjectHashMap<>();
-    private final Http2LocalFlowWindow connectionWindow = new Http2LocalFlowWindow(0, 65_535);
-    private final Http2OutboundFlow flow;
-    private final ArrayDeque<Http2Settings> unackedSettings = new ArrayDeque<>(2);
-    private final Inbound inbound = new Inbound();
+    final boolean server;
+    final Http2FrameCodecBuilder config;
+    final Http2Settings localSettings;
+    final Http2FrameReader reader;
+    final Http2FrameWriter writer = new Http2FrameWriter();
+    final HpackDecoder decoder;
+    final HpackEncoder encoder = new HpackEncoder();
+    final Http2StreamIds ids;
+    final IntObjectMap<DefaultHttp2FrameStream> streams = new IntObjectHashMap<>();
+    final Http2LocalFlowWindow connectionWindow = new Http2LocalFlowWindow(0, 65_535);
+    final Http2OutboundFlow flow;
+    final ArrayDeque<Http2Settings> unackedSettings = new ArrayDeque<>(2);
+    final Http2ConnectionInbound inbound = new Http2ConnectionInbound(this);
     private final int[] recentlyClosedIds = new int[RECENTLY_CLOSED];
     private final boolean[] recentlyResetByUs = new boolean[RECENTLY_CLOSED];
     private int recentlyClosedNext;
 
     private final ChannelFutureListener controlFrameWritten = f -> controlFrameWritten();
 
-    private ChannelHandlerContext ctx;
+    ChannelHandlerContext ctx;
     private Ticker ticker;
-    private Http2EventLimiter resets;
+    Http2EventLimiter resets;
     private ByteBuf cumulation;
-    private int activeRemoteStreams;
+    int activeRemoteStreams;
     private int activeLocalStreams;
-    private long remoteMaxConcurrentStreams = Long.MAX_VALUE;
-    private int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
-    private int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
+    long remoteMaxConcurrentStreams = Long.MAX_VALUE;
+    int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
+    int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     private int queuedControlFrames;
-    private int consecutiveEmptyData;
+    int consecutiveEmptyData;
     private boolean started;
     private boolean failed;
     private boolean inRead;
-    private boolean flushNeeded;
+    boolean flushNeeded;
     private boolean readingPaused;
-    private int goAwaySentLastStreamId = -1;
-    private int goAwayReceivedLastStreamId = -1;
-    private ChannelPromise closePromise;
+    int goAwaySentLastStreamId = -1;
+    int goAwayReceivedLastStreamId = -1;
+    ChannelPromise closePromise;
     private boolean graceful2ndGoAwaySent;
-    private ScheduledFuture<?> settingsTimeout;
+    ScheduledFuture<?> settingsTimeout;
     private ScheduledFuture<?> stallCheck;
     private ScheduledFuture<?> gracefulTimeout;
     private Http2StreamObserver observer;
@@ -322,7 +322,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
     }
 
-    private static void cancel(ScheduledFuture<?> f) {
+    static void cancel(ScheduledFuture<?> f) {
         if (f != null) {
             f.cancel(false);
         }
@@ -426,7 +426,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /** Sends RST_STREAM (counted by the reset limiter) and closes the stream if we know it. */
-    private void resetStream(int id, DefaultHttp2FrameStream stream, long errorCode) {
+    void resetStream(int id, DefaultHttp2FrameStream stream, long errorCode) {
         if (!countReset()) {
             return;
         }
@@ -455,7 +455,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /** Tracks an unwritten control-frame answer; too many end the connection. */
-    private void writeControl(ChannelFuture future) {
+    void writeControl(ChannelFuture future) {
         if (future.isDone()) {
             return;
         }
@@ -473,7 +473,7 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     // ---------------------------------------------------------------- streams
 
-    private DefaultHttp2FrameStream openStream(int id, Http2StreamState state) {
+    DefaultHttp2FrameStream openStream(int id, Http2StreamState state) {
         DefaultHttp2FrameStream stream = new DefaultHttp2FrameStream();
         activate(stream, id, state);
         return stream;
@@ -494,7 +494,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /** Removes a stream whose state became closed: fails its queue, returns its unread bytes, tells the observer. */
-    private void closeStream(DefaultHttp2FrameStream stream, Throwable cause) {
+    void closeStream(DefaultHttp2FrameStream stream, Throwable cause) {
         if (streams.remove(stream.id) == null) {
             return;
         }
@@ -520,13 +520,13 @@ public final class Http2FrameCodec implements ChannelHandler {
         maybeFinishGracefulClose();
     }
 
-    private void closeIfBothEnded(DefaultHttp2FrameStream stream) {
+    void closeIfBothEnded(DefaultHttp2FrameStream stream) {
         if (stream.state.isClosed()) {
             closeStream(stream, streamError(stream.id, Http2Error.STREAM_CLOSED, "stream closed"));
         }
     }
 
-    private void rememberClosed(int id, boolean resetByUs) {
+    void rememberClosed(int id, boolean resetByUs) {
         int i = recentlyClosedNext;
         recentlyClosedIds[i] = id;
         recentlyResetByUs[i] = resetByUs;
@@ -534,7 +534,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /** -1 when not remembered, 1 when we reset it, 0 when it closed otherwise. */
-    private int recentlyClosed(int id) {
+    int recentlyClosed(int id) {
         for (int i = 0; i < RECENTLY_CLOSED; i++) {
             if (recentlyClosedIds[i] == id) {
                 return recentlyResetByUs[i] ? 1 : 0;
@@ -748,7 +748,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         startGracefulClose(promise);
     }
 
-    private void startGracefulClose(ChannelPromise promise) {
+    void startGracefulClose(ChannelPromise promise) {
         if (closePromise != null) {
             if (promise != null) {
                 closePromise.addListener(f -> promise.trySuccess());
@@ -771,7 +771,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         }, config.gracefulShutdownTimeoutMillis, TimeUnit.MILLISECONDS);
     }
 
-    private void sendFinalGoAway() {
+    void sendFinalGoAway() {
         if (graceful2ndGoAwaySent) {
             return;
         }
@@ -798,369 +798,4 @@ public final class Http2FrameCodec implements ChannelHandler {
         ctx.close(p);
     }
 
-    // ---------------------------------------------------------------- inbound frames
-
-    private final class Inbound implements io.weir.handler.codec.http2.internal.Http2FrameListener {
-
-        @Override
-        public void onData(int streamId, ByteBuf data, int index, int length, int padding, boolean endStream)
-                throws Http2Exception {
-            int size = length + padding;
-            connectionWindow.receive(size);
-            DefaultHttp2FrameStream stream = streams.get(streamId);
-            if (stream == null) {
-                giveBackToConnection(size);
-                if (ids.isIdle(streamId)) {
-                    // RFC 9113 §5.1 idle: DATA is a connection PROTOCOL_ERROR.
-                    throw connectionError(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
-                }
-                if (recentlyClosed(streamId) == 1) {
-                    return; // §5.1: frames in flight after our RST_STREAM are ignored
-                }
-                throw streamError(streamId, Http2Error.STREAM_CLOSED, "DATA on closed stream " + streamId
-                        + " (RFC 9113 §5.1)");
-            }
-            Http2StreamState next;
-            try {
-                next = stream.state.onReceive(Http2Frames.DATA, endStream, streamId);
-                stream.localWindow.receive(size);
-            } catch (Http2Exception e) {
-                giveBackToConnection(size);
-                throw e;
-            }
-            if (padding > 0) {
-                stream.localWindow.consume(padding);
-                giveBackToConnection(padding);
-            }
-            if (length == 0 && !endStream) {
-                if (++consecutiveEmptyData > config.maxConsecutiveEmptyDataFrames) {
-                    throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
-                            + config.maxConsecutiveEmptyDataFrames + " consecutive empty DATA frames");
-                }
-            } else {
-                consecutiveEmptyData = 0;
-            }
-            stream.receivedDataBytes += length;
-            long expected = stream.expectedContentLength;
-            if (expected >= 0 && (stream.receivedDataBytes > expected
-                    || endStream && stream.receivedDataBytes != expected)) {
-                // RFC 9113 §8.1.1: malformed; it never reaches the application.
-                throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "DATA of " + stream.receivedDataBytes
-                        + " octets on stream " + streamId + " disagrees with content-length " + expected);
-            }
-            stream.state = next;
-            ctx.fireChannelRead(new Http2DataFrame(stream, data.retainedSlice(index, length), endStream, padding));
-            if (endStream) {
-                closeIfBothEnded(stream);
-            }
-        }
-
-        private void giveBackToConnection(int size) {
-            int increment = connectionWindow.consume(size);
-            if (increment > 0) {
-                writer.writeWindowUpdate(ctx, 0, increment, ctx.voidPromise());
-                flushNeeded = true;
-            }
-        }
-
-        @Override
-        public void onHeaders(int streamId, ByteBuf headerBlock, int padding, boolean endStream,
-                boolean hasPriority, int streamDependency, int weight, boolean exclusive) throws Http2Exception {
-            consecutiveEmptyData = 0;
-            DefaultHttp2FrameStream stream = streams.get(streamId);
-            if (stream == null) {
-                openRemoteStream(streamId, headerBlock, endStream);
-                return;
-            }
-            boolean trailers = stream.headersReceived;
-            Http2StreamState next;
-            try {
-                next = stream.state.onReceive(Http2Frames.HEADERS, endStream, streamId);
-            } catch (Http2Exception e) {
-                // The block still goes through HPACK, or the tables fall out of sync (RFC 9113 §4.3).
-                decodeIgnoringStreamErrors(streamId, headerBlock, trailers);
-                throw e;
-            }
-            if (trailers && !endStream) {
-                decodeIgnoringStreamErrors(streamId, headerBlock, true);
-                // RFC 9113 §8.1: trailers must end the stream.
-                throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM on stream "
-                        + streamId);
-            }
-            Http2Headers headers = decoder.decode(streamId, headerBlock, trailers);
-            if (!trailers) {
-                CharSequence status = headers.status();
-                boolean informational = status != null && status.length() == 3 && status.charAt(0) == '1';
-                if (!informational) {
-                    stream.headersReceived = true;
-                    contentLength(stream, headers, endStream);
-                }
-            } else if (stream.expectedContentLength >= 0
-                    && stream.receivedDataBytes != stream.expectedContentLength) {
-                throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "stream " + streamId + " ended after "
-                        + stream.receivedDataBytes + " octets, content-length " + stream.expectedContentLength);
-            }
-            stream.state = next;
-            ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
-            if (endStream) {
-                closeIfBothEnded(stream);
-            }
-        }
-
-        private void openRemoteStream(int streamId, ByteBuf headerBlock, boolean endStream) throws Http2Exception {
-            if (!ids.isIdle(streamId) || !ids.isRemote(streamId)) {
-                decodeIgnoringStreamErrors(streamId, headerBlock, false);
-                if (ids.isRemote(streamId) && recentlyClosed(streamId) == 1) {
-                    return; // in flight after our RST_STREAM
-                }
-                if (ids.isRemote(streamId) && streamId <= ids.lastRemoteStreamId()) {
-                    // §5.1 closed: a new header section on a stream that ended is a connection STREAM_CLOSED.
-                    throw connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + streamId);
-                }
-                ids.acceptRemote(streamId); // throws the §5.1.1 PROTOCOL_ERROR
-                return;
-            }
-            ids.acceptRemote(streamId);
-            if (goAwaySentLastStreamId >= 0 && streamId > goAwaySentLastStreamId) {
-                decodeIgnoringStreamErrors(streamId, headerBlock, false);
-                return; // §6.8: streams above our GOAWAY are ignored
-            }
-            if (activeRemoteStreams >= localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)) {
-                decodeIgnoringStreamErrors(streamId, headerBlock, false);
-                // §5.1.2: beyond SETTINGS_MAX_CONCURRENT_STREAMS.
-                throw streamError(streamId, Http2Error.REFUSED_STREAM, "more than "
-                        + localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)
-                        + " concurrent streams");
-            }
-            Http2Headers headers;
-            try {
-                headers = decoder.decode(streamId, headerBlock, false);
-            } catch (Http2Exception e) {
-                if (!e.isConnectionError()) {
-                    rememberClosed(streamId, true);
-                }
-                throw e;
-            }
-            DefaultHttp2FrameStream stream = openStream(streamId,
-                    endStream ? Http2StreamState.HALF_CLOSED_REMOTE : Http2StreamState.OPEN);
-            stream.headersReceived = true;
-            try {
-                contentLength(stream, headers, endStream);
-            } catch (Http2Exception e) {
-                stream.state = Http2StreamState.CLOSED_RESET_SENT;
-                resetStream(streamId, stream, e.error().code());
-                return;
-            }
-            if (server) {
-                CharSequence method = headers.method();
-                stream.headMethod = method != null && "HEAD".contentEquals(method);
-                CharSequence priority = headers.get("priority");
-                if (priority != null) {
-                    Http2Priorities.apply(stream, priority);
-                }
-            }
-            ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
-            if (streamId == Http2Frames.MAX_STREAM_ID) {
-                // §5.1.1: the client has no identifier left; end the connection cleanly once this stream is done.
-                startGracefulClose(null);
-            }
-        }
-
-        private void contentLength(DefaultHttp2FrameStream stream, Http2Headers headers, boolean endStream)
-                throws Http2Exception {
-            long length = Http2Priorities.contentLength(stream.id, headers);
-            if (length < 0) {
-                return;
-            }
-            if (!server && stream.headMethod) {
-                return;
-            }
-            CharSequence status = headers.status();
-            if (status != null && ("204".contentEquals(status) || "304".contentEquals(status))) {
-                return;
-            }
-            if (endStream && length != 0) {
-                throw streamError(stream.id, Http2Error.PROTOCOL_ERROR, "content-length " + length
-                        + " on a header section that ends stream " + stream.id + " (RFC 9113 §8.1.1)");
-            }
-            stream.expectedContentLength = length;
-        }
-
-        private void decodeIgnoringStreamErrors(int streamId, ByteBuf headerBlock, boolean trailers)
-                throws Http2Exception {
-            try {
-                decoder.decode(streamId, headerBlock, trailers);
-            } catch (Http2Exception e) {
-                if (e.isConnectionError()) {
-                    throw e;
-                }
-            }
-        }
-
-        @Override
-        public void onDiscardedHeaderBlock(int streamId, ByteBuf headerBlock) throws Http2Exception {
-            decodeIgnoringStreamErrors(streamId, headerBlock, streams.get(streamId) != null);
-            if (ids.isRemote(streamId) && ids.isIdle(streamId)) {
-                ids.acceptRemote(streamId);
-            }
-        }
-
-        @Override
-        public void onPriority(int streamId, int streamDependency, int weight, boolean exclusive) {
-            // RFC 9113 §5.3.2: RFC 7540 priorities are deprecated; validated by the reader, otherwise ignored.
-        }
-
-        @Override
-        public void onRstStream(int streamId, long errorCode) throws Http2Exception {
-            DefaultHttp2FrameStream stream = streams.get(streamId);
-            if (stream == null) {
-                if (ids.isIdle(streamId)) {
-                    throw connectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + streamId
-                            + " (RFC 9113 §6.4)");
-                }
-                return;
-            }
-            if (!resets.tryRecord()) {
-                throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + resets.maxEvents()
-                        + " streams reset within " + config.resetWindowMillis + " ms (Rapid Reset)");
-            }
-            stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
-            ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
-            closeStream(stream, streamError(streamId, Http2Error.CANCEL, "stream reset by the peer"));
-        }
-
-        @Override
-        public void onSettings(Http2Settings settings) throws Http2Exception {
-            onSettingsApply(settings);
-            writeControl(writer.writeSettingsAck(ctx, ctx.newPromise()));
-            flushNeeded = true;
-            ctx.fireChannelRead(new Http2SettingsFrame(settings));
-        }
-
-        void onSettingsApply(Http2Settings settings) throws Http2Exception {
-            if (settings.has(Http2Settings.HEADER_TABLE_SIZE)) {
-                encoder.remoteMaxHeaderTableSize(settings.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
-            }
-            if (settings.has(Http2Settings.MAX_FRAME_SIZE)) {
-                writer.maxFrameSize((int) settings.get(Http2Settings.MAX_FRAME_SIZE, 16384));
-            }
-            if (settings.has(Http2Settings.MAX_CONCURRENT_STREAMS)) {
-                remoteMaxConcurrentStreams = settings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
-            }
-            if (settings.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
-                int size = (int) settings.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
-                int delta = size - remoteInitialWindowSize;
-                remoteInitialWindowSize = size;
-                if (delta != 0 && !streams.isEmpty()) {
-                    for (int id : streams.keys()) {
-                        DefaultHttp2FrameStream stream = streams.get(id);
-                        // §6.9.2: every stream window moves by the difference, possibly below zero.
-                        stream.remoteWindow.applyInitialWindowSizeDelta(delta);
-                        if (ctx != null) {
-                            flow.streamWindowChanged(ctx, stream);
-                        }
-                    }
-                }
-            }
-        }
-
-        @Override
-        public void onSettingsAck() {
-            Http2Settings acked = unackedSettings.pollFirst();
-            if (acked != null) {
-                if (acked.has(Http2Settings.HEADER_TABLE_SIZE)) {
-                    decoder.maxHeaderTableSize(acked.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
-                }
-                if (acked.has(Http2Settings.MAX_FRAME_SIZE)) {
-                    reader.maxFrameSize((int) acked.get(Http2Settings.MAX_FRAME_SIZE, 16384));
-                }
-                if (acked.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
-                    int size = (int) acked.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
-                    int delta = size - localInitialWindowSize;
-                    localInitialWindowSize = size;
-                    if (delta != 0) {
-                        for (int id : streams.keys()) {
-                            streams.get(id).localWindow.applyInitialWindowSizeDelta(delta);
-                        }
-                    }
-                }
-            }
-            if (unackedSettings.isEmpty()) {
-                cancel(settingsTimeout);
-                settingsTimeout = null;
-            }
-            ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
-        }
-
-        @Override
-        public void onPing(long data) {
-            writeControl(writer.writePing(ctx, true, data, ctx.newPromise()));
-            flushNeeded = true;
-            ctx.fireChannelRead(new Http2PingFrame(data, false));
-        }
-
-        @Override
-        public void onPingAck(long data) {
-            if (data == GRACEFUL_SHUTDOWN_PING && closePromise != null) {
-                sendFinalGoAway();
-                return;
-            }
-            ctx.fireChannelRead(new Http2PingFrame(data, true));
-        }
-
-        @Override
-        public void onPushPromise(int streamId, int promisedStreamId, ByteBuf headerBlock, int padding)
-                throws Http2Exception {
-            // We advertise SETTINGS_ENABLE_PUSH 0 as a client (§8.4): a promise is a connection error.
-            throw connectionError(Http2Error.PROTOCOL_ERROR, "PUSH_PROMISE received although push is disabled");
-        }
-
-        @Override
-        public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
-            goAwayReceivedLastStreamId = lastStreamId;
-            ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
-            for (int id : streams.keys()) {
-                DefaultHttp2FrameStream stream = streams.get(id);
-                if (stream != null && ids.isLocal(id) && id > lastStreamId) {
-                    // §6.8: streams above the last id were not processed; they may be retried elsewhere.
-                    stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
-                    closeStream(stream, streamError(id, Http2Error.REFUSED_STREAM, "GOAWAY from the peer"));
-                }
-            }
-        }
-
-        @Override
-        public void onWindowUpdate(int streamId, int windowSizeIncrement) throws Http2Exception {
-            if (streamId == 0) {
-                flow.connectionWindow.increment(windowSizeIncrement);
-                flow.writePending(ctx);
-                flushNeeded = true;
-                return;
-            }
-            DefaultHttp2FrameStream stream = streams.get(streamId);
-            if (stream == null) {
-                if (ids.isIdle(streamId)) {
-                    throw connectionError(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + streamId);
-                }
-                return;
-            }
-            stream.state = stream.state.onReceive(Http2Frames.WINDOW_UPDATE, false, streamId);
-            stream.remoteWindow.increment(windowSizeIncrement);
-            flow.streamWindowChanged(ctx, stream);
-            flushNeeded = true;
-        }
-
-        @Override
-        public void onPriorityUpdate(int prioritizedStreamId, ByteBuf priorityFieldValue) {
-            DefaultHttp2FrameStream stream = streams.get(prioritizedStreamId);
-            if (stream != null) {
-                Http2Priorities.apply(stream, priorityFieldValue.toString(StandardCharsets.US_ASCII));
-            }
-        }
-
-        @Override
-        public void onUnknownFrame(int frameType, int streamId, int flags, ByteBuf payload) {
-            ctx.fireChannelRead(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
-        }
-    }
 }

@@ -298,6 +298,24 @@ class Http2FrameCodecTest {
     }
 
     @Test
+    void windowStallQueueStopsReading() {
+        // A peer that opens no window while the server has much to send: reading stops instead of queueing more.
+        FrameRecorder app = new FrameRecorder();
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer().maxQueuedOutboundBytes(64).build();
+        try (Http2FrameClient c = client(codec, app)) {
+            Http2FrameStream stream = respondWithHundredOctets(c, app, 0);
+            c.read();
+            assertThat(c.channel.config().isAutoRead()).isFalse();
+            c.windowUpdate(1, 100);
+            List<Event> events = c.read();
+            assertThat(events.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
+                    .isEqualTo(100);
+            assertThat(c.channel.config().isAutoRead()).isTrue();
+            assertThat(stream.isActive()).isFalse();
+        }
+    }
+
+    @Test
     void gracefulCloseSendsTwoGoAways() {
         FrameRecorder app = new FrameRecorder();
         try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
