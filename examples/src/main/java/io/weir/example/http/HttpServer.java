@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The example HTTP server, HTTP/1.1 and h2c (HTTP/2 by prior knowledge or by Upgrade, on the same port; each
- * HTTP/2 stream is served by the same handlers through {@link Http2StreamFrameToHttpObjectCodec}):
+ * HTTP/2 stream is served by the same handlers through {@link Http2StreamFrameToHttpObjectCodec}, static files in
+ * chunks rather than by sendfile):
  * {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
  * {@link HttpServerHandler}), {@code GET|HEAD /static/<path>} files from the static root, zero copy, with ETags,
  * conditional requests and ranges ({@link StaticFileHandler}; 404 when no root is set), and {@code POST /upload}
@@ -136,6 +137,7 @@ public final class HttpServer implements AutoCloseable {
                 protected void initChannel(Channel ch) {
                     ch.pipeline().addLast(
                             new Http2StreamFrameToHttpObjectCodec(),
+                            staticFiles.newConnectionHandler(),
                             UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
                             new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
                             handler);

@@ -12,6 +12,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,11 +28,20 @@ class Http2InteropTest {
     private static EventLoopGroup group;
     private static HttpServer server;
     private static String base;
+    private static Path root;
+    /** Larger than a stream's 65,535-octet window: the file crosses several WINDOW_UPDATEs. */
+    private static final int FILE_BYTES = 300_000;
 
     @BeforeAll
     static void start() throws Exception {
+        root = Files.createTempDirectory("h2-static");
+        byte[] content = new byte[FILE_BYTES];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) ('a' + i % 26);
+        }
+        Files.write(root.resolve("big.txt"), content);
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        server = new HttpServer(group);
+        server = new HttpServer(group).staticRoot(root);
         Channel channel = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         base = "http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
     }
@@ -39,6 +50,19 @@ class Http2InteropTest {
     static void stop() throws Exception {
         server.close();
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        Files.deleteIfExists(root.resolve("big.txt"));
+        Files.deleteIfExists(root);
+    }
+
+    @Test
+    void staticFileOverH2FollowsTheStreamWindow() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(base + "/static/big.txt"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo(Files.readAllBytes(root.resolve("big.txt")));
     }
 
     @Test

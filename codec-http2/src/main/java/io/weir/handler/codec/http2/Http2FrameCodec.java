@@ -797,5 +797,4 @@ public final class Http2FrameCodec implements ChannelHandler {
         ctx.flush();
         ctx.close(p);
     }
-
 }
