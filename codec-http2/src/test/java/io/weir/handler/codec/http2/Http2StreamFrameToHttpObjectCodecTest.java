@@ -17,6 +17,7 @@ import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpRequest;
 import io.weir.handler.codec.http.FullHttpResponse;
 import io.weir.handler.codec.http.HttpContentCompressor;
+import io.weir.handler.codec.http.HttpContentDecompressor;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpResponseStatus;
 import io.weir.handler.codec.http.HttpUtil;
@@ -58,7 +59,7 @@ class Http2StreamFrameToHttpObjectCodecTest {
             protected void initChannel(Channel ch) {
                 ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec());
                 if (compress) {
-                    ch.pipeline().addLast(new HttpContentCompressor(6, 0));
+                    ch.pipeline().addLast(new HttpContentDecompressor(), new HttpContentCompressor(6, 0));
                 }
                 ch.pipeline().addLast(new HttpObjectAggregator(1024), new Describe());
             }
@@ -111,6 +112,22 @@ class Http2StreamFrameToHttpObjectCodecTest {
             }
             byte[] plain = new GZIPInputStream(new ByteArrayInputStream(all.toByteArray())).readAllBytes();
             assertThat(new String(plain, StandardCharsets.UTF_8)).startsWith("GET / host=example.com");
+        }
+    }
+
+    @Test
+    void requestBodiesAreDecompressedByTheHttp1Decompressor() throws IOException {
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            out.write("compressed request".getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] body = gz.toByteArray();
+        try (Http2FrameClient c = server(true)) {
+            c.headers(1, post("/").add("content-encoding", "gzip").add("content-length",
+                    Integer.toString(body.length)), false);
+            c.data(1, body, true);
+            List<Event> events = c.read();
+            assertThat(Http2FrameClient.text(find(events, DATA))).contains("body=compressed request");
         }
     }
 }
