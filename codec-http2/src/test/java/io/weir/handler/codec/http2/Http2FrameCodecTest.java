@@ -248,6 +248,54 @@ class Http2FrameCodecTest {
     }
 
     @Test
+    void hpackBombIsRejected() {
+        // One 4,000-octet field enters the dynamic table, then 20 one-octet references to it: a 80 KB list.
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+            block.writeBytes(new byte[] {(byte) 0x82, (byte) 0x86, (byte) 0x84, 0x41, 0x01, 'a'});
+            block.write(0x40); // literal with incremental indexing, new name
+            block.write(0x05);
+            block.writeBytes("x-big".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            block.write(0x7f); // value length 4000: 127 + 3873 as a 7-bit prefix integer
+            int rest = 4000 - 127;
+            block.write(0x80 | (rest & 0x7f));
+            block.write(rest >>> 7);
+            block.writeBytes("b".repeat(4000).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            for (int i = 0; i < 20; i++) {
+                block.write(0xbe); // indexed field 62: the entry just added
+            }
+            c.frame(HEADERS, Http2Frames.FLAG_END_HEADERS | Http2Frames.FLAG_END_STREAM, 1, block.toByteArray());
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void dynamicTableSizeAbuseIsRejected() {
+        // A table size update above the SETTINGS_HEADER_TABLE_SIZE we advertised (4,096): RFC 7541 §6.3.
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.frame(HEADERS, Http2Frames.FLAG_END_HEADERS | Http2Frames.FLAG_END_STREAM, 1,
+                    new byte[] {0x3f, (byte) 0xe1, (byte) 0xff, 0x03, (byte) 0x82, (byte) 0x86, (byte) 0x84});
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.COMPRESSION_ERROR.code());
+        }
+    }
+
+    @Test
+    void headerCountFloodIsRefused() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            Http2Headers many = get("/");
+            for (int i = 0; i < Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT; i++) {
+                many.add("x", "1");
+            }
+            c.headers(1, many, true);
+            assertThat(find(c.read(), RST_STREAM)).isNotNull();
+            assertThat(app.of(Http2HeadersFrame.class)).isEmpty();
+        }
+    }
+
+    @Test
     void dataWaitsForTheStreamWindow() {
         FrameRecorder app = new FrameRecorder();
         try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app)) {
