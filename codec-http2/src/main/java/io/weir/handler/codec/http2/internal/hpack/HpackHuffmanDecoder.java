@@ -84,9 +84,11 @@ final class HpackHuffmanDecoder {
                 window = (window << Byte.SIZE) | (src[i++] & 0xFF);
                 bits += Byte.SIZE;
             }
-            // Fast path while the window holds a whole code of any length and the output has room for two
-            // bytes: one lookup yields the one or two symbols the next twelve bits hold.
-            while (bits >= HpackHuffmanCode.MAX_CODE_LENGTH_BITS && maxOut - out >= 2) {
+            // Fast path while the window holds a whole code of any length (or, once the input is exhausted, twelve
+            // real bits) and the output has room for two bytes: one lookup yields the one or two symbols that end
+            // within the next twelve bits.
+            int floor = i < end ? HpackHuffmanCode.MAX_CODE_LENGTH_BITS : PAIR_BITS;
+            while (bits >= floor && maxOut - out >= 2) {
                 int entry = pairs[(int) (window >>> (bits - PAIR_BITS)) & PAIR_MASK];
                 if (entry == 0) {
                     break;
