@@ -246,11 +246,19 @@ public final class HpackEncoder {
 
     private void writeString(CharSequence s) {
         int length = s.length();
-        if (huffman && length != 0) {
-            int coded = HpackHuffmanEncoder.encodedLength(s);
-            if (coded < length) {
+        if (huffman && length > 1) {
+            // Code straight after room for the raw length's prefix; keep it only if strictly shorter (§5.2).
+            int prefix = intLength(STRING_LENGTH_PREFIX_BITS, length);
+            int start = pos + prefix;
+            int end = HpackHuffmanEncoder.encode(buf, start, s, length - 1);
+            if (end >= 0) {
+                int coded = end - start;
+                int codedPrefix = intLength(STRING_LENGTH_PREFIX_BITS, coded);
+                if (codedPrefix != prefix) {
+                    System.arraycopy(buf, start, buf, pos + codedPrefix, coded);
+                }
                 writeInt(HUFFMAN, STRING_LENGTH_PREFIX_BITS, coded);
-                pos = HpackHuffmanEncoder.encode(buf, pos, s);
+                pos += coded;
                 return;
             }
         }
@@ -282,6 +290,19 @@ public final class HpackEncoder {
             rest >>>= CONTINUATION_BITS;
         }
         b[pos++] = (byte) rest;
+    }
+
+    /** Bytes {@link #writeInt} takes for {@code value} after an N-bit prefix. */
+    private static int intLength(int prefixBits, int value) {
+        int mask = (1 << prefixBits) - 1;
+        if (value < mask) {
+            return 1;
+        }
+        int bytes = 2;
+        for (int rest = value - mask; rest > CONTINUATION_VALUE_MASK; rest >>>= CONTINUATION_BITS) {
+            bytes++;
+        }
+        return bytes;
     }
 
     private void scheduleCapacity(long capacity) {

@@ -45,15 +45,18 @@ final class HpackHuffmanEncoder {
     }
 
     /**
-     * Writes the Huffman code of {@code s} into {@code dst} at {@code pos}: {@link #encodedLength} bytes, which
-     * the caller has room for.
+     * Writes the Huffman code of {@code s} into {@code dst} at {@code pos}, unless it is longer than
+     * {@code maxBytes}: then it stops as soon as it knows, having written no more than {@code maxBytes} bytes. One
+     * pass serves both to choose Huffman coding and to do it.
      *
-     * @return the position after the code
+     * @return the position after the code, or -1 if the code needs more than {@code maxBytes} bytes
      */
-    static int encode(byte[] dst, int pos, CharSequence s) {
+    static int encode(byte[] dst, int pos, CharSequence s, int maxBytes) {
         long acc = 0;
         int n = 0;
         int p = pos;
+        // Room for the last whole int the loops may write.
+        int intLimit = pos + maxBytes - Integer.BYTES;
         if (s instanceof AsciiString a) {
             byte[] array = a.array();
             int off = a.arrayOffset();
@@ -65,6 +68,9 @@ final class HpackHuffmanEncoder {
                 acc = (acc << len) | CODES[sym];
                 n += len;
                 if (n >= INT_BITS) {
+                    if (p > intLimit) {
+                        return -1;
+                    }
                     n -= INT_BITS;
                     p = putInt(dst, p, (int) (acc >>> n));
                 }
@@ -77,10 +83,16 @@ final class HpackHuffmanEncoder {
                 acc = (acc << len) | CODES[sym];
                 n += len;
                 if (n >= INT_BITS) {
+                    if (p > intLimit) {
+                        return -1;
+                    }
                     n -= INT_BITS;
                     p = putInt(dst, p, (int) (acc >>> n));
                 }
             }
+        }
+        if (p - pos + ((n + 7) >>> 3) > maxBytes) {
+            return -1;
         }
         while (n >= Byte.SIZE) {
             n -= Byte.SIZE;

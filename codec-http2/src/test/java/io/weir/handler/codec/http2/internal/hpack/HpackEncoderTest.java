@@ -87,6 +87,16 @@ class HpackEncoderTest {
     }
 
     @Test
+    void longHuffmanStringsGetTheirShorterLengthPrefix() throws Exception {
+        // 200 raw bytes need a two-byte length; 200 zeros (5 bits each) code to 125 bytes, whose length fits in one.
+        Http2Headers h = new Http2Headers().add("x-digits", "0".repeat(200));
+        byte[] block = encode(new HpackEncoder(), h);
+        assertThat(fields(decode(new HpackDecoder(true), block, true, false))).containsExactlyElementsOf(fields(h));
+        // 0x40, the Huffman-coded name (1 + 6 bytes), then the value (1 + 125 bytes).
+        assertThat(block.length).isEqualTo(1 + 1 + 6 + 1 + 125);
+    }
+
+    @Test
     void sizeUpdateOpensTheNextBlockAfterThePeerSettingChanges() throws Exception {
         HpackEncoder encoder = new HpackEncoder();
         HpackDecoder decoder = new HpackDecoder(true);
@@ -181,7 +191,7 @@ class HpackEncoderTest {
 
     private static byte[] encodeHuffman(String s) {
         byte[] code = new byte[HpackHuffmanEncoder.encodedLength(s)];
-        HpackHuffmanEncoder.encode(code, 0, s);
+        HpackHuffmanEncoder.encode(code, 0, s, code.length);
         return code;
     }
 }
