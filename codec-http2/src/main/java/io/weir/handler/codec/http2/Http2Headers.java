@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * <p>Fields are stored as a flat array of name/value pairs in insertion order (pseudo-headers first); walk them by
  * index with {@link #size()}, {@link #name(int)} and {@link #value(int)}, which allocates nothing. Lookups compare
- * a cached hash, then the characters, so they are linear in the number of fields: header sections are small. Names
+ * lengths, then characters, so they are linear in the number of fields: header sections are small, and no hash has
+ * to be computed for every field a decoder adds. Names
  * compare case-sensitively, because HTTP/2 names are lower case (RFC 9113 §8.2.1).
  *
  * <p>A validating instance (the default) rejects, with {@link IllegalArgumentException}, names that are empty,
@@ -47,7 +48,6 @@ public final class Http2Headers {
     private final boolean validate;
     private CharSequence[] names;
     private CharSequence[] values;
-    private int[] hashes;
     private int size;
     private int pseudoCount;
 
@@ -69,7 +69,6 @@ public final class Http2Headers {
         this.validate = validate;
         names = new CharSequence[initialCapacity];
         values = new CharSequence[initialCapacity];
-        hashes = new int[initialCapacity];
     }
 
     /** Number of fields, pseudo-headers included. */
@@ -120,7 +119,7 @@ public final class Http2Headers {
         if (validate) {
             validate(name, value);
         }
-        insert(name, AsciiString.hashCode(name), value);
+        insert(name, value);
         return this;
     }
 
@@ -136,29 +135,27 @@ public final class Http2Headers {
         if (validate) {
             validate(name, value);
         }
-        int hash = AsciiString.hashCode(name);
-        int i = indexOf(name, hash, 0, size);
+        int i = indexOf(name, 0, size);
         if (i < 0) {
-            insert(name, hash, value);
+            insert(name, value);
             return this;
         }
         values[i] = value;
-        removeFrom(name, hash, i + 1);
+        removeFrom(name, i + 1);
         return this;
     }
 
     /** The value of the first field named {@code name}, or {@code null}. */
     public CharSequence get(CharSequence name) {
-        int i = indexOf(name, AsciiString.hashCode(name), 0, size);
+        int i = indexOf(name, 0, size);
         return i < 0 ? null : values[i];
     }
 
     /** The values of every field named {@code name}, in order; an empty list when there is none. */
     public List<CharSequence> getAll(CharSequence name) {
-        int hash = AsciiString.hashCode(name);
         List<CharSequence> all = new ArrayList<>(2);
         for (int i = 0; i < size; i++) {
-            if (hashes[i] == hash && AsciiString.contentEquals(names[i], name)) {
+            if (nameEquals(names[i], name)) {
                 all.add(values[i]);
             }
         }
@@ -167,15 +164,13 @@ public final class Http2Headers {
 
     /** True when a field is named {@code name}. */
     public boolean contains(CharSequence name) {
-        return indexOf(name, AsciiString.hashCode(name), 0, size) >= 0;
+        return indexOf(name, 0, size) >= 0;
     }
 
     /** True when a field is named {@code name} with exactly this value (case-sensitive). */
     public boolean contains(CharSequence name, CharSequence value) {
-        int hash = AsciiString.hashCode(name);
         for (int i = 0; i < size; i++) {
-            if (hashes[i] == hash && AsciiString.contentEquals(names[i], name)
-                    && AsciiString.contentEquals(values[i], value)) {
+            if (nameEquals(names[i], name) && AsciiString.contentEquals(values[i], value)) {
                 return true;
             }
         }
@@ -184,7 +179,7 @@ public final class Http2Headers {
 
     /** Removes every field named {@code name}; true if there was one. */
     public boolean remove(CharSequence name) {
-        return removeFrom(name, AsciiString.hashCode(name), 0);
+        return removeFrom(name, 0);
     }
 
     /** Removes every field. */
@@ -286,25 +281,28 @@ public final class Http2Headers {
     // ---- internals ----
 
     private CharSequence pseudo(AsciiString name) {
-        int i = indexOf(name, name.hashCode(), 0, pseudoCount);
+        int i = indexOf(name, 0, pseudoCount);
         return i < 0 ? null : values[i];
     }
 
-    private int indexOf(CharSequence name, int hash, int from, int to) {
+    private int indexOf(CharSequence name, int from, int to) {
         for (int i = from; i < to; i++) {
-            if (hashes[i] == hash && AsciiString.contentEquals(names[i], name)) {
+            if (nameEquals(names[i], name)) {
                 return i;
             }
         }
         return -1;
     }
 
-    private void insert(CharSequence name, int hash, CharSequence value) {
+    private static boolean nameEquals(CharSequence a, CharSequence b) {
+        return a.length() == b.length() && AsciiString.contentEquals(a, b);
+    }
+
+    private void insert(CharSequence name, CharSequence value) {
         if (size == names.length) {
             int grown = Math.max(DEFAULT_INITIAL_CAPACITY, size * 2);
             names = Arrays.copyOf(names, grown);
             values = Arrays.copyOf(values, grown);
-            hashes = Arrays.copyOf(hashes, grown);
         }
         int at = size;
         if (name.length() > 0 && name.charAt(0) == ':') {
@@ -313,20 +311,18 @@ public final class Http2Headers {
             if (moved > 0) {
                 System.arraycopy(names, at, names, at + 1, moved);
                 System.arraycopy(values, at, values, at + 1, moved);
-                System.arraycopy(hashes, at, hashes, at + 1, moved);
             }
         }
         names[at] = name;
         values[at] = value;
-        hashes[at] = hash;
         size++;
     }
 
-    private boolean removeFrom(CharSequence name, int hash, int from) {
+    private boolean removeFrom(CharSequence name, int from) {
         int kept = from;
         boolean pseudo = name.length() > 0 && name.charAt(0) == ':';
         for (int i = from; i < size; i++) {
-            if (hashes[i] == hash && AsciiString.contentEquals(names[i], name)) {
+            if (nameEquals(names[i], name)) {
                 if (pseudo) {
                     pseudoCount--;
                 }
@@ -334,7 +330,6 @@ public final class Http2Headers {
             }
             names[kept] = names[i];
             values[kept] = values[i];
-            hashes[kept] = hashes[i];
             kept++;
         }
         boolean removed = kept != size;

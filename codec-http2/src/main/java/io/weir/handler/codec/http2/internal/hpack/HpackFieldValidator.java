@@ -6,6 +6,9 @@ import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2Exception;
 import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.util.AsciiString;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Checks decoded fields against RFC 9113 §8.2 (field validity, connection-specific fields) and §8.3
@@ -44,6 +47,13 @@ public final class HpackFieldValidator {
     private static final AsciiString UPGRADE = AsciiString.cached("upgrade");
     private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
     private static final int STATUS_DIGITS = 3;
+
+    // SWAR scan of values: eight bytes per long, each lane tested for 0x00, '\r' and '\n' at once.
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW_BITS = 0x0101_0101_0101_0101L;
+    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+    private static final long ALL_CR = LOW_BITS * '\r';
+    private static final long ALL_LF = LOW_BITS * '\n';
 
     // RFC 9110 §5.6.2 tchar without upper case (RFC 9113 §8.2.1: upper case makes the message malformed).
     private static final boolean[] NAME_CHARS = new boolean[256];
@@ -312,7 +322,15 @@ public final class HpackFieldValidator {
         if (isWhitespace(a[off]) || isWhitespace(a[last])) {
             return "value of " + printable(name) + " starts or ends with white space (RFC 9113 §8.2.1)";
         }
-        for (int i = off; i <= last; i++) {
+        int i = off;
+        // Eight bytes at a time while none of them is NUL, CR or LF; the byte loop below finds which one is.
+        for (int limit = last - Long.BYTES + 1; i <= limit; i += Long.BYTES) {
+            long w = (long) LONGS.get(a, i);
+            if (hasZeroByte(w) || hasZeroByte(w ^ ALL_CR) || hasZeroByte(w ^ ALL_LF)) {
+                break;
+            }
+        }
+        for (; i <= last; i++) {
             byte b = a[i];
             if (b == '\r' || b == '\n' || b == 0) {
                 return "value of " + printable(name) + " holds 0x" + Integer.toHexString(b)
@@ -320,6 +338,11 @@ public final class HpackFieldValidator {
             }
         }
         return null;
+    }
+
+    /** Exact test for a zero byte in {@code w} (no false positive on the answer, only on which byte). */
+    private static boolean hasZeroByte(long w) {
+        return ((w - LOW_BITS) & ~w & HIGH_BITS) != 0;
     }
 
     private static boolean isWhitespace(byte b) {

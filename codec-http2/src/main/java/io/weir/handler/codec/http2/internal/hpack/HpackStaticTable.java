@@ -126,13 +126,20 @@ final class HpackStaticTable {
     }
 
     /**
-     * Looks up a field: the index of an entry with this name and value as a positive number, else the lowest index
-     * with this name as a negative number, else {@link #NOT_FOUND}.
+     * The lowest index whose name is {@code name}, or {@link #NOT_FOUND}.
      *
      * @param nameHash {@code AsciiString.hashCode(name)}, which the caller has at hand
      */
-    static int lookup(CharSequence name, int nameHash, CharSequence value) {
-        int first = firstIndex(name, nameHash);
+    static int indexOf(CharSequence name, int nameHash) {
+        return firstIndex(name, nameHash);
+    }
+
+    /**
+     * Looks up a value among the entries named like entry {@code first} (a result of {@link #indexOf}): the index
+     * of the entry with this value as a positive number, else {@code -first}; {@link #NOT_FOUND} if {@code first}
+     * is.
+     */
+    static int lookupValue(int first, CharSequence value) {
         if (first == NOT_FOUND) {
             return NOT_FOUND;
         }
@@ -143,6 +150,16 @@ final class HpackStaticTable {
             }
         }
         return -first;
+    }
+
+    /**
+     * Looks up a field: the index of an entry with this name and value as a positive number, else the lowest index
+     * with this name as a negative number, else {@link #NOT_FOUND}.
+     *
+     * @param nameHash {@code AsciiString.hashCode(name)}, which the caller has at hand
+     */
+    static int lookup(CharSequence name, int nameHash, CharSequence value) {
+        return lookupValue(firstIndex(name, nameHash), value);
     }
 
     private static int firstIndex(CharSequence name, int hash) {

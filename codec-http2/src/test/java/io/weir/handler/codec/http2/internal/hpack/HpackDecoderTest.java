@@ -234,6 +234,26 @@ class HpackDecoderTest {
     }
 
     @Test
+    void forbiddenValueBytesAreFoundAtEveryPosition() throws Exception {
+        // The value check reads eight bytes at a time; a forbidden byte must be caught in any lane and in the tail.
+        HpackDecoder decoder = new HpackDecoder(true);
+        for (int length = 1; length <= 24; length++) {
+            for (int at = 0; at < length; at++) {
+                for (char bad : new char[] {'\0', '\r', '\n'}) {
+                    char[] value = "v".repeat(length).toCharArray();
+                    value[at] = bad;
+                    String block = REQUEST + literalWithoutIndexing("x", new String(value));
+                    Http2Exception e = catchThrowableOfType(Http2Exception.class, () -> decode(decoder, block));
+                    assertThat(e).as("length %d, 0x%x at %d", length, (int) bad, at).isNotNull();
+                    assertThat(e.isConnectionError()).isFalse();
+                }
+            }
+            assertThat(decode(decoder, REQUEST + literalWithoutIndexing("x", "\u00ff~".repeat(length))).size())
+                    .isEqualTo(4);
+        }
+    }
+
+    @Test
     void entryLargerThanTheTableEmptiesIt() throws Exception {
         HpackDecoder decoder = new HpackDecoder(true);
         decode(decoder, REQUEST + literalIncremental("a", "b"));

@@ -87,6 +87,16 @@ class HpackEncoderTest {
     }
 
     @Test
+    void longHuffmanStringsGetTheirShorterLengthPrefix() throws Exception {
+        // 200 raw bytes need a two-byte length; 200 zeros (5 bits each) code to 125 bytes, whose length fits in one.
+        Http2Headers h = new Http2Headers().add("x-digits", "0".repeat(200));
+        byte[] block = encode(new HpackEncoder(), h);
+        assertThat(fields(decode(new HpackDecoder(true), block, true, false))).containsExactlyElementsOf(fields(h));
+        // 0x40, the Huffman-coded name (1 + 6 bytes), then the value (1 + 125 bytes).
+        assertThat(block.length).isEqualTo(1 + 1 + 6 + 1 + 125);
+    }
+
+    @Test
     void sizeUpdateOpensTheNextBlockAfterThePeerSettingChanges() throws Exception {
         HpackEncoder encoder = new HpackEncoder();
         HpackDecoder decoder = new HpackDecoder(true);
@@ -151,6 +161,28 @@ class HpackEncoderTest {
     }
 
     @Test
+    void encodesAlikeIntoHeapDirectAndPartlyFilledBuffers() {
+        Http2Headers h = request().add("x-long", "y".repeat(3000)).add("cookie", "a=b");
+        byte[] expected = encode(new HpackEncoder(), h);
+        for (io.weir.buffer.ByteBuf out : new io.weir.buffer.ByteBuf[] {io.weir.buffer.Unpooled.buffer(1),
+                io.weir.buffer.Unpooled.directBuffer(1), io.weir.buffer.Unpooled.buffer(64).writeBytes(new byte[7]),
+                io.weir.buffer.Unpooled.directBuffer(64).writeBytes(new byte[7])}) {
+            try {
+                int before = out.writerIndex();
+                HpackEncoder encoder = new HpackEncoder();
+                encoder.encode(h, out);
+                assertThat(ByteBufUtil.getBytes(out, before, out.writerIndex() - before)).isEqualTo(expected);
+                // A second block into the same buffer: all indexed now except the unindexed long field.
+                int second = out.writerIndex();
+                encoder.encode(h, out);
+                assertThat(out.writerIndex() - second).isLessThan(expected.length);
+            } finally {
+                out.release();
+            }
+        }
+    }
+
+    @Test
     void stringAndAsciiStringFieldsEncodeAlike() {
         Http2Headers strings = new Http2Headers().add("x-name", "some value");
         Http2Headers ascii = new Http2Headers().add(new AsciiString("x-name"), new AsciiString("some value"));
@@ -158,12 +190,8 @@ class HpackEncoderTest {
     }
 
     private static byte[] encodeHuffman(String s) {
-        io.weir.buffer.ByteBuf buf = io.weir.buffer.Unpooled.buffer();
-        try {
-            HpackHuffmanEncoder.encode(buf, s);
-            return ByteBufUtil.getBytes(buf);
-        } finally {
-            buf.release();
-        }
+        byte[] code = new byte[HpackHuffmanEncoder.encodedLength(s)];
+        HpackHuffmanEncoder.encode(code, 0, s, code.length);
+        return code;
     }
 }

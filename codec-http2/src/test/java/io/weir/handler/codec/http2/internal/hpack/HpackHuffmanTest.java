@@ -4,9 +4,7 @@ import static io.weir.handler.codec.http2.internal.hpack.HpackTestSupport.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
-import io.weir.buffer.Unpooled;
 import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2Exception;
 import io.weir.util.AsciiString;
@@ -86,6 +84,23 @@ class HpackHuffmanTest {
     }
 
     @Test
+    void encodingStopsWhenTheCodeIsNotShorter() {
+        byte[] dst = new byte[64];
+        // "aaaa" takes 20 bits: 3 bytes fit in 3, not in 2.
+        assertThat(HpackHuffmanEncoder.encode(dst, 5, "aaaa", 3)).isEqualTo(8);
+        assertThat(HpackHuffmanEncoder.encode(dst, 5, "aaaa", 2)).isEqualTo(-1);
+        // 40 bytes of 0xff code to 26 bits each: the loop gives up long before, writing within the limit.
+        byte[] guard = new byte[16];
+        assertThat(HpackHuffmanEncoder.encode(guard, 0, "\u00ff".repeat(40), 12)).isEqualTo(-1);
+        for (int length = 1; length < 40; length++) {
+            String s = "0123456789abcdefghij~<>".repeat(3).substring(0, length);
+            int need = HpackHuffmanEncoder.encodedLength(s);
+            assertThat(HpackHuffmanEncoder.encode(new byte[need], 0, s, need)).isEqualTo(need);
+            assertThat(HpackHuffmanEncoder.encode(new byte[need], 0, s, need - 1)).isEqualTo(-1);
+        }
+    }
+
+    @Test
     void emptyStringDecodesToNothing() throws Exception {
         assertThat(decode(new byte[0])).isEmpty();
     }
@@ -106,13 +121,11 @@ class HpackHuffmanTest {
     }
 
     private static String encode(CharSequence s) {
-        ByteBuf buf = Unpooled.buffer();
-        try {
-            HpackHuffmanEncoder.encode(buf, s);
-            return ByteBufUtil.hexDump(buf);
-        } finally {
-            buf.release();
-        }
+        byte[] code = new byte[HpackHuffmanEncoder.encodedLength(s) + 2];
+        code[0] = 0x55;
+        int end = HpackHuffmanEncoder.encode(code, 1, s, code.length - 2);
+        assertThat(end).isEqualTo(code.length - 1);
+        return ByteBufUtil.hexDump(code, 1, end - 1);
     }
 
     private static String decode(byte[] code) throws Http2Exception {
