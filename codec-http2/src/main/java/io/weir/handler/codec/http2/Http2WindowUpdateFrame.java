@@ -1,12 +1,13 @@
 package io.weir.handler.codec.http2;
 
 /**
- * A WINDOW_UPDATE frame (RFC 9113 §6.9). Inbound, the codec has already applied it to the send window; it is fired
- * for information. Outbound on a stream, it tells the codec that the application consumed {@code increment} octets
+ * A WINDOW_UPDATE frame (RFC 9113 §6.9), written by the application only: the codec applies received ones to its
+ * send windows itself and does not fire them. Written on a stream, it tells the codec that the application consumed
+ * {@code increment} octets
  * of received DATA on that stream: the codec gives them back to the receive windows and sends WINDOW_UPDATE frames
  * when due (it never forwards the frame as is).
  *
- * @param stream the stream, or {@code null} for the connection window (inbound only)
+ * @param stream the stream whose received bytes were consumed
  * @param increment 1..2^31-1 octets
  */
 public record Http2WindowUpdateFrame(Http2FrameStream stream, int increment) implements Http2StreamFrame {
