@@ -18,6 +18,10 @@ import io.weir.handler.codec.http.HttpServerTimeoutHandler;
 import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.weir.handler.codec.http.multipart.HttpPostDecoderConfig;
+import io.weir.handler.codec.http2.Http2CleartextServerHandler;
+import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
+import io.weir.handler.codec.http2.Http2ServerInitializer;
+import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.weir.handler.limit.ConnectionLimitHandler;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -29,7 +33,10 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The example HTTP/1.1 server: {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
+ * The example HTTP server, HTTP/1.1 and h2c (HTTP/2 by prior knowledge or by Upgrade, on the same port; each
+ * HTTP/2 stream is served by the same handlers through {@link Http2StreamFrameToHttpObjectCodec}, static files in
+ * chunks rather than by sendfile):
+ * {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
  * {@link HttpServerHandler}), {@code GET|HEAD /static/<path>} files from the static root, zero copy, with ETags,
  * conditional requests and ranges ({@link StaticFileHandler}; 404 when no root is set), and {@code POST /upload}
  * multipart decoding that reports each field ({@link UploadHandler}); on the native epoll transport where it is
@@ -184,6 +191,34 @@ public final class HttpServer implements AutoCloseable {
             HttpServerTimeouts connectionTimeouts = timeouts;
             int cap = maxConnections;
             ConnectionLimitHandler limit = cap == NO_CONNECTION_LIMIT ? null : new ConnectionLimitHandler(cap);
+            ChannelInitializer<Channel> http1 = new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(
+                            new HttpServerCodec(),
+                            // Right after the codec: it must see every request and response.
+                            new HttpServerTimeoutHandler(connectionTimeouts),
+                            new HttpServerKeepAliveHandler(),
+                            // Streaming routes first: what they answer never reaches the aggregator.
+                            staticFiles.newConnectionHandler(),
+                            UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
+                            new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                            handler);
+                }
+            };
+            // Each HTTP/2 stream is an HTTP/1.1 exchange for the same handlers.
+            ChannelInitializer<Channel> stream = new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(
+                            new Http2StreamFrameToHttpObjectCodec(),
+                            staticFiles.newConnectionHandler(),
+                            UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
+                            new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                            handler);
+                }
+            };
+            Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), stream);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(Transports.serverChannel(group))
@@ -196,16 +231,8 @@ public final class HttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(
-                                    new HttpServerCodec(),
-                                    // Right after the codec: it must see every request and response.
-                                    new HttpServerTimeoutHandler(connectionTimeouts),
-                                    new HttpServerKeepAliveHandler(),
-                                    // Streaming routes first: what they answer never reaches the aggregator.
-                                    staticFiles.newConnectionHandler(),
-                                    UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
-                                    new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
-                                    handler);
+                            // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
+                            ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1));
                         }
                     })
                     .bind(localAddress).sync().channel();

@@ -23,6 +23,7 @@ import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
 import io.weir.handler.codec.http.LastHttpContent;
 import io.weir.handler.stream.ChunkedNioFile;
+import io.weir.handler.codec.http2.Http2StreamChannel;
 import io.weir.handler.stream.ChunkedWriteHandler;
 import io.weir.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -274,10 +275,12 @@ public final class StaticFileHandler implements ChannelHandler {
 
     /**
      * Whether file bytes must pass through buffers: a TLS handler encrypts {@code ByteBuf}s and cannot take a
-     * {@code FileRegion}, whose bytes the kernel copies straight to the socket. Without one, sendfile it is.
+     * {@code FileRegion}, whose bytes the kernel copies straight to the socket, and an HTTP/2 stream frames them.
+     * Otherwise, sendfile it is.
      */
     static boolean needsBuffers(ChannelPipeline pipeline) {
-        return pipeline.get(SSL_HANDLER_NAME) != null;
+        // An HTTP/2 stream carries bytes in DATA frames: no sendfile either.
+        return pipeline.get(SSL_HANDLER_NAME) != null || pipeline.channel() instanceof Http2StreamChannel;
     }
 
     private static void setValidators(HttpHeaders headers, String etag, String lastModified) {

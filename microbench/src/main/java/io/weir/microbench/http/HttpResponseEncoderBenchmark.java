@@ -33,9 +33,9 @@ public class HttpResponseEncoderBenchmark extends AbstractMicrobenchmark {
     private WeirSink weirSink;
     private NettySink nettySink;
 
-    /** Releases what the encoder writes and counts its bytes. */
-    static final class WeirSink implements io.weir.channel.ChannelHandler {
-        long bytes;
+    /** Releases what the encoder writes and counts its bytes (shared by other encoder and writer benchmarks). */
+    public static final class WeirSink implements io.weir.channel.ChannelHandler {
+        public long bytes;
 
         @Override
         public void write(io.weir.channel.ChannelHandlerContext ctx, Object msg, io.weir.channel.ChannelPromise p) {
@@ -46,9 +46,9 @@ public class HttpResponseEncoderBenchmark extends AbstractMicrobenchmark {
         }
     }
 
-    /** Releases what the encoder writes and counts its bytes. */
-    static final class NettySink extends io.netty.channel.ChannelOutboundHandlerAdapter {
-        long bytes;
+    /** Releases what the encoder writes and counts its bytes (shared by other encoder and writer benchmarks). */
+    public static final class NettySink extends io.netty.channel.ChannelOutboundHandlerAdapter {
+        public long bytes;
 
         @Override
         public void write(io.netty.channel.ChannelHandlerContext ctx, Object msg, io.netty.channel.ChannelPromise p) {

@@ -1,0 +1,73 @@
+package io.weir.handler.codec.http2;
+
+import io.weir.handler.codec.http2.internal.Http2FlowWindow;
+import io.weir.handler.codec.http2.internal.Http2LocalFlowWindow;
+import io.weir.handler.codec.http2.internal.Http2StreamState;
+import java.util.ArrayDeque;
+
+/**
+ * The codec's record of one stream: state, windows, queued outbound frames, what the multiplexer attached. Only used
+ * from the connection's event loop.
+ */
+final class DefaultHttp2FrameStream implements Http2FrameStream {
+
+    /** RFC 9218 §4.1: the default urgency. */
+    static final int DEFAULT_URGENCY = 3;
+
+    int id = -1;
+    Http2StreamState state = Http2StreamState.IDLE;
+    Http2LocalFlowWindow localWindow;
+    Http2FlowWindow remoteWindow;
+
+    /** Outbound DATA and trailers waiting for window, in order; with their promises. */
+    ArrayDeque<Object> pendingFrames;
+    ArrayDeque<io.weir.channel.ChannelPromise> pendingPromises;
+    long pendingBytes;
+    boolean queuedForWrite;
+    boolean writable = true;
+    /** Ticker time since when queued bytes made no progress, 0 when not stalled. */
+    long stalledSinceNanos;
+
+    /** Received content-length, -1 when none. */
+    long expectedContentLength = -1;
+    long receivedDataBytes;
+    boolean headersReceived;
+    boolean headMethod;
+    /** END_STREAM was written or queued: nothing more may be sent. */
+    boolean outboundEnded;
+
+    int urgency = DEFAULT_URGENCY;
+    boolean incremental;
+
+    /** The multiplexer's child channel. */
+    Object attachment;
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public boolean isActive() {
+        return state.isActive();
+    }
+
+    @Override
+    public int urgency() {
+        return urgency;
+    }
+
+    @Override
+    public boolean incremental() {
+        return incremental;
+    }
+
+    boolean hasPending() {
+        return pendingFrames != null && !pendingFrames.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return "Http2FrameStream{id=" + id + ", state=" + state + '}';
+    }
+}

@@ -1,0 +1,135 @@
+package io.weir.handler.codec.http2;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelInitializer;
+import io.weir.channel.Channel;
+import io.weir.handler.codec.http.HttpServerCodec;
+import io.weir.handler.codec.http2.internal.Http2Frames;
+import java.util.Objects;
+
+/**
+ * h2c on a plaintext port, the first bytes deciding (RFC 9113 §3.3, RFC 7540 §3.2): a connection that starts with
+ * the HTTP/2 client preface gets the HTTP/2 handlers ({@link Http2ServerInitializer}); any other gets the HTTP/1.1
+ * pipeline from {@code http1Initializer}, with an {@link Http2ServerUpgradeHandler} placed right after its
+ * {@link HttpServerCodec} so that a request carrying {@code Upgrade: h2c} switches the connection to HTTP/2 and is
+ * served as stream 1. The handler replaces itself once the preface is complete, or once a byte differs from it and
+ * the first line is an HTTP/1.x request line, handing the bytes read so far to the pipeline it installed. A first
+ * line that is neither (an invalid preface, RFC 9113 §3.4) closes the connection.
+ *
+ * <p>Not sharable: one per connection. Event loop only.
+ */
+public final class Http2CleartextServerHandler implements ChannelHandler {
+
+    /**
+     * Bytes of a first line the handler waits for before it decides; a longer line goes to the HTTP/1.1 decoder,
+     * which refuses it by its own limit.
+     */
+    public static final int MAX_FIRST_LINE_BYTES = 8192;
+    private static final byte[] HTTP1_VERSION_PREFIX = {'H', 'T', 'T', 'P', '/', '1', '.'};
+    private static final int HTTP1_VERSION_BYTES = 8;
+
+    private final Http2ServerInitializer http2;
+    private final ChannelInitializer<Channel> http1Initializer;
+    private ByteBuf buffered;
+
+    /**
+     * @param http2 installs the HTTP/2 handlers (also used after an Upgrade)
+     * @param http1Initializer installs the HTTP/1.1 handlers; its pipeline must contain an {@link HttpServerCodec}
+     *        for the Upgrade to be offered
+     */
+    public Http2CleartextServerHandler(Http2ServerInitializer http2, ChannelInitializer<Channel> http1Initializer) {
+        this.http2 = Objects.requireNonNull(http2, "http2");
+        this.http1Initializer = Objects.requireNonNull(http1Initializer, "http1Initializer");
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf in)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        ByteBuf buf = in;
+        if (buffered != null) {
+            buf = buffered.writeBytes(in);
+            in.release();
+            buffered = null;
+        }
+        int n = Math.min(buf.readableBytes(), Http2Frames.CONNECTION_PREFACE_LENGTH_BYTES);
+        boolean preface = true;
+        for (int i = 0; i < n; i++) {
+            if (buf.getByte(buf.readerIndex() + i) != Http2Frames.connectionPrefaceByte(i)) {
+                preface = false;
+                break;
+            }
+        }
+        if (preface && n < Http2Frames.CONNECTION_PREFACE_LENGTH_BYTES) {
+            // Undecided: keep the bytes until the preface is complete or a byte differs.
+            buffered = ctx.alloc().buffer(Http2Frames.CONNECTION_PREFACE_LENGTH_BYTES).writeBytes(buf);
+            buf.release();
+            return;
+        }
+        if (preface) {
+            http2.install(ctx.pipeline());
+        } else {
+            int firstLine = firstLineKind(buf);
+            if (firstLine == UNDECIDED) {
+                buffered = ctx.alloc().buffer(buf.readableBytes()).writeBytes(buf);
+                buf.release();
+                return;
+            }
+            if (firstLine == NEITHER) {
+                // Neither the HTTP/2 preface nor an HTTP/1.x request line: an invalid preface (RFC 9113 §3.4).
+                buf.release();
+                ctx.close();
+                return;
+            }
+            ctx.pipeline().addLast(http1Initializer);
+            ChannelHandlerContext codec = ctx.pipeline().context(HttpServerCodec.class);
+            if (codec != null) {
+                ctx.pipeline().addAfter(codec.name(), null, new Http2ServerUpgradeHandler(http2));
+            }
+        }
+        ctx.pipeline().remove(this);
+        ctx.fireChannelRead(buf);
+        ctx.fireChannelReadComplete();
+    }
+
+    private static final int UNDECIDED = 0;
+    private static final int HTTP1 = 1;
+    private static final int NEITHER = 2;
+
+    /**
+     * Whether the bytes begin with an HTTP/1.x request line: {@link #UNDECIDED} until its line feed arrived (or
+     * {@link #MAX_FIRST_LINE_BYTES} are in, then the HTTP/1.1 decoder judges it).
+     */
+    private static int firstLineKind(ByteBuf buf) {
+        int start = buf.readerIndex();
+        int end = buf.writerIndex();
+        int lf = buf.indexOf(start, Math.min(end, start + MAX_FIRST_LINE_BYTES), (byte) '\n');
+        if (lf < 0) {
+            return buf.readableBytes() >= MAX_FIRST_LINE_BYTES ? HTTP1 : UNDECIDED;
+        }
+        int lineEnd = lf > start && buf.getByte(lf - 1) == '\r' ? lf - 1 : lf;
+        int versionStart = lineEnd - HTTP1_VERSION_BYTES;
+        if (versionStart <= start || buf.getByte(versionStart - 1) != ' ') {
+            return NEITHER;
+        }
+        for (int i = 0; i < HTTP1_VERSION_PREFIX.length; i++) {
+            if (buf.getByte(versionStart + i) != HTTP1_VERSION_PREFIX[i]) {
+                return NEITHER;
+            }
+        }
+        byte minor = buf.getByte(lineEnd - 1);
+        return minor == '0' || minor == '1' ? HTTP1 : NEITHER;
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (buffered != null) {
+            buffered.release();
+            buffered = null;
+        }
+    }
+}

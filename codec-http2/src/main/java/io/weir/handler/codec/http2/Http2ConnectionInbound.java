@@ -1,0 +1,385 @@
+package io.weir.handler.codec.http2;
+
+import static io.weir.handler.codec.http2.Http2Exception.connectionError;
+import static io.weir.handler.codec.http2.Http2Exception.streamError;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.handler.codec.http2.internal.Http2FrameListener;
+import io.weir.handler.codec.http2.internal.Http2Frames;
+import io.weir.handler.codec.http2.internal.Http2StreamState;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The inbound half of an {@link Http2FrameCodec}: applies each frame the reader parsed to the connection state
+ * (stream states and ids, windows, settings, limits) and fires the frame messages. Only called from the
+ * connection's event loop, by the codec's reader.
+ */
+final class Http2ConnectionInbound implements Http2FrameListener {
+
+    private final Http2FrameCodec c;
+
+    Http2ConnectionInbound(Http2FrameCodec codec) {
+        this.c = codec;
+    }
+
+    @Override
+    public void onData(int streamId, ByteBuf data, int index, int length, int padding, boolean endStream)
+            throws Http2Exception {
+        int size = length + padding;
+        c.connectionWindow.receive(size);
+        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        if (stream == null) {
+            giveBackToConnection(size);
+            if (c.ids.isIdle(streamId)) {
+                // RFC 9113 §5.1 idle: DATA is a connection PROTOCOL_ERROR.
+                throw connectionError(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
+            }
+            if (c.recentlyClosed(streamId) == 1) {
+                return; // §5.1: frames in flight after our RST_STREAM are ignored
+            }
+            throw streamError(streamId, Http2Error.STREAM_CLOSED, "DATA on closed stream " + streamId
+                    + " (RFC 9113 §5.1)");
+        }
+        Http2StreamState next;
+        try {
+            next = stream.state.onReceive(Http2Frames.DATA, endStream, streamId);
+            stream.localWindow.receive(size);
+        } catch (Http2Exception e) {
+            giveBackToConnection(size);
+            throw e;
+        }
+        if (padding > 0) {
+            stream.localWindow.consume(padding);
+            giveBackToConnection(padding);
+        }
+        if (length == 0 && !endStream) {
+            if (++c.consecutiveEmptyData > c.config.maxConsecutiveEmptyDataFrames) {
+                throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
+                        + c.config.maxConsecutiveEmptyDataFrames + " consecutive empty DATA frames");
+            }
+        } else {
+            c.consecutiveEmptyData = 0;
+        }
+        stream.receivedDataBytes += length;
+        long expected = stream.expectedContentLength;
+        if (expected >= 0 && (stream.receivedDataBytes > expected
+                || endStream && stream.receivedDataBytes != expected)) {
+            // RFC 9113 §8.1.1: malformed; it never reaches the application.
+            throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "DATA of " + stream.receivedDataBytes
+                    + " octets on stream " + streamId + " disagrees with content-length " + expected);
+        }
+        stream.state = next;
+        c.ctx.fireChannelRead(new Http2DataFrame(stream, data.retainedSlice(index, length), endStream, padding));
+        if (endStream) {
+            c.closeIfBothEnded(stream);
+        }
+    }
+
+    private void giveBackToConnection(int size) {
+        int increment = c.connectionWindow.consume(size);
+        if (increment > 0) {
+            c.writer.writeWindowUpdate(c.ctx, 0, increment, c.ctx.voidPromise());
+            c.flushNeeded = true;
+        }
+    }
+
+    @Override
+    public void onHeaders(int streamId, ByteBuf headerBlock, int padding, boolean endStream,
+            boolean hasPriority, int streamDependency, int weight, boolean exclusive) throws Http2Exception {
+        c.consecutiveEmptyData = 0;
+        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        if (stream == null) {
+            openRemoteStream(streamId, headerBlock, endStream);
+            return;
+        }
+        boolean trailers = stream.headersReceived;
+        Http2StreamState next;
+        try {
+            next = stream.state.onReceive(Http2Frames.HEADERS, endStream, streamId);
+        } catch (Http2Exception e) {
+            // The block still goes through HPACK, or the tables fall out of sync (RFC 9113 §4.3).
+            decodeIgnoringStreamErrors(streamId, headerBlock, trailers);
+            throw e;
+        }
+        if (trailers && !endStream) {
+            decodeIgnoringStreamErrors(streamId, headerBlock, true);
+            // RFC 9113 §8.1: trailers must end the stream.
+            throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM on stream "
+                    + streamId);
+        }
+        Http2Headers headers = c.decoder.decode(streamId, headerBlock, trailers);
+        if (!trailers) {
+            CharSequence status = headers.status();
+            boolean informational = status != null && status.length() == 3 && status.charAt(0) == '1';
+            if (!informational) {
+                stream.headersReceived = true;
+                contentLength(stream, headers, endStream);
+            }
+        } else if (stream.expectedContentLength >= 0
+                && stream.receivedDataBytes != stream.expectedContentLength) {
+            throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "stream " + streamId + " ended after "
+                    + stream.receivedDataBytes + " octets, content-length " + stream.expectedContentLength);
+        }
+        stream.state = next;
+        c.ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
+        if (endStream) {
+            c.closeIfBothEnded(stream);
+        }
+    }
+
+    private void openRemoteStream(int streamId, ByteBuf headerBlock, boolean endStream) throws Http2Exception {
+        if (!c.ids.isIdle(streamId) || !c.ids.isRemote(streamId)) {
+            decodeIgnoringStreamErrors(streamId, headerBlock, false);
+            if (c.ids.isRemote(streamId) && c.recentlyClosed(streamId) == 1) {
+                return; // in flight after our RST_STREAM
+            }
+            if (c.ids.isRemote(streamId) && streamId <= c.ids.lastRemoteStreamId()) {
+                // §5.1 closed: a new header section on a stream that ended is a connection STREAM_CLOSED.
+                throw connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + streamId);
+            }
+            c.ids.acceptRemote(streamId); // throws the §5.1.1 PROTOCOL_ERROR
+            return;
+        }
+        c.ids.acceptRemote(streamId);
+        if (c.goAwaySentLastStreamId >= 0 && streamId > c.goAwaySentLastStreamId) {
+            decodeIgnoringStreamErrors(streamId, headerBlock, false);
+            return; // §6.8: c.streams above our GOAWAY are ignored
+        }
+        if (c.activeRemoteStreams >= c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)) {
+            decodeIgnoringStreamErrors(streamId, headerBlock, false);
+            // §5.1.2: beyond SETTINGS_MAX_CONCURRENT_STREAMS.
+            throw streamError(streamId, Http2Error.REFUSED_STREAM, "more than "
+                    + c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)
+                    + " concurrent c.streams");
+        }
+        Http2Headers headers;
+        try {
+            headers = c.decoder.decode(streamId, headerBlock, false);
+        } catch (Http2Exception e) {
+            if (!e.isConnectionError()) {
+                c.rememberClosed(streamId, true);
+            }
+            throw e;
+        }
+        DefaultHttp2FrameStream stream = c.openStream(streamId,
+                endStream ? Http2StreamState.HALF_CLOSED_REMOTE : Http2StreamState.OPEN);
+        stream.headersReceived = true;
+        try {
+            contentLength(stream, headers, endStream);
+        } catch (Http2Exception e) {
+            stream.state = Http2StreamState.CLOSED_RESET_SENT;
+            c.resetStream(streamId, stream, e.error().code());
+            return;
+        }
+        if (c.server) {
+            CharSequence method = headers.method();
+            stream.headMethod = method != null && "HEAD".contentEquals(method);
+            CharSequence priority = headers.get("priority");
+            if (priority != null) {
+                Http2Priorities.apply(stream, priority);
+            }
+        }
+        c.ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
+        if (streamId == Http2Frames.MAX_STREAM_ID) {
+            // §5.1.1: the client has no identifier left; end the connection cleanly once this stream is done.
+            c.startGracefulClose(null);
+        }
+    }
+
+    private void contentLength(DefaultHttp2FrameStream stream, Http2Headers headers, boolean endStream)
+            throws Http2Exception {
+        long length = Http2Priorities.contentLength(stream.id, headers);
+        if (length < 0) {
+            return;
+        }
+        if (!c.server && stream.headMethod) {
+            return;
+        }
+        CharSequence status = headers.status();
+        if (status != null && ("204".contentEquals(status) || "304".contentEquals(status))) {
+            return;
+        }
+        if (endStream && length != 0) {
+            throw streamError(stream.id, Http2Error.PROTOCOL_ERROR, "content-length " + length
+                    + " on a header section that ends stream " + stream.id + " (RFC 9113 §8.1.1)");
+        }
+        stream.expectedContentLength = length;
+    }
+
+    private void decodeIgnoringStreamErrors(int streamId, ByteBuf headerBlock, boolean trailers)
+            throws Http2Exception {
+        try {
+            c.decoder.decode(streamId, headerBlock, trailers);
+        } catch (Http2Exception e) {
+            if (e.isConnectionError()) {
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public void onDiscardedHeaderBlock(int streamId, ByteBuf headerBlock) throws Http2Exception {
+        decodeIgnoringStreamErrors(streamId, headerBlock, c.streams.get(streamId) != null);
+        if (c.ids.isRemote(streamId) && c.ids.isIdle(streamId)) {
+            c.ids.acceptRemote(streamId);
+        }
+    }
+
+    @Override
+    public void onPriority(int streamId, int streamDependency, int weight, boolean exclusive) {
+        // RFC 9113 §5.3.2: RFC 7540 priorities are deprecated; validated by the c.reader, otherwise ignored.
+    }
+
+    @Override
+    public void onRstStream(int streamId, long errorCode) throws Http2Exception {
+        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        if (stream == null) {
+            if (c.ids.isIdle(streamId)) {
+                throw connectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + streamId
+                        + " (RFC 9113 §6.4)");
+            }
+            return;
+        }
+        if (!c.resets.tryRecord()) {
+            throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + c.resets.maxEvents()
+                    + " c.streams reset within " + c.config.resetWindowMillis + " ms (Rapid Reset)");
+        }
+        stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
+        c.ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
+        c.closeStream(stream, streamError(streamId, Http2Error.CANCEL, "stream reset by the peer"));
+    }
+
+    @Override
+    public void onSettings(Http2Settings settings) throws Http2Exception {
+        onSettingsApply(settings);
+        c.writeControl(c.writer.writeSettingsAck(c.ctx, c.ctx.newPromise()));
+        c.flushNeeded = true;
+        c.ctx.fireChannelRead(new Http2SettingsFrame(settings));
+    }
+
+    void onSettingsApply(Http2Settings settings) throws Http2Exception {
+        if (settings.has(Http2Settings.HEADER_TABLE_SIZE)) {
+            c.encoder.remoteMaxHeaderTableSize(settings.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
+        }
+        if (settings.has(Http2Settings.MAX_FRAME_SIZE)) {
+            c.writer.maxFrameSize((int) settings.get(Http2Settings.MAX_FRAME_SIZE, 16384));
+        }
+        if (settings.has(Http2Settings.MAX_CONCURRENT_STREAMS)) {
+            c.remoteMaxConcurrentStreams = settings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
+        }
+        if (settings.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
+            int size = (int) settings.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
+            int delta = size - c.remoteInitialWindowSize;
+            c.remoteInitialWindowSize = size;
+            if (delta != 0 && !c.streams.isEmpty()) {
+                for (int id : c.streams.keys()) {
+                    DefaultHttp2FrameStream stream = c.streams.get(id);
+                    // §6.9.2: every stream window moves by the difference, possibly below zero.
+                    stream.remoteWindow.applyInitialWindowSizeDelta(delta);
+                    if (c.ctx != null) {
+                        c.flow.streamWindowChanged(c.ctx, stream);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void onSettingsAck() {
+        Http2Settings acked = c.unackedSettings.pollFirst();
+        if (acked != null) {
+            if (acked.has(Http2Settings.HEADER_TABLE_SIZE)) {
+                c.decoder.maxHeaderTableSize(acked.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
+            }
+            if (acked.has(Http2Settings.MAX_FRAME_SIZE)) {
+                c.reader.maxFrameSize((int) acked.get(Http2Settings.MAX_FRAME_SIZE, 16384));
+            }
+            if (acked.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
+                int size = (int) acked.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
+                int delta = size - c.localInitialWindowSize;
+                c.localInitialWindowSize = size;
+                if (delta != 0) {
+                    for (int id : c.streams.keys()) {
+                        c.streams.get(id).localWindow.applyInitialWindowSizeDelta(delta);
+                    }
+                }
+            }
+        }
+        if (c.unackedSettings.isEmpty()) {
+            Http2FrameCodec.cancel(c.settingsTimeout);
+            c.settingsTimeout = null;
+        }
+        c.ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
+    }
+
+    @Override
+    public void onPing(long data) {
+        c.writeControl(c.writer.writePing(c.ctx, true, data, c.ctx.newPromise()));
+        c.flushNeeded = true;
+        c.ctx.fireChannelRead(new Http2PingFrame(data, false));
+    }
+
+    @Override
+    public void onPingAck(long data) {
+        if (data == Http2FrameCodec.GRACEFUL_SHUTDOWN_PING && c.closePromise != null) {
+            c.sendFinalGoAway();
+            return;
+        }
+        c.ctx.fireChannelRead(new Http2PingFrame(data, true));
+    }
+
+    @Override
+    public void onPushPromise(int streamId, int promisedStreamId, ByteBuf headerBlock, int padding)
+            throws Http2Exception {
+        // We advertise SETTINGS_ENABLE_PUSH 0 as a client (§8.4): a promise is a connection error.
+        throw connectionError(Http2Error.PROTOCOL_ERROR, "PUSH_PROMISE received although push is disabled");
+    }
+
+    @Override
+    public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
+        c.goAwayReceivedLastStreamId = lastStreamId;
+        c.ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
+        for (int id : c.streams.keys()) {
+            DefaultHttp2FrameStream stream = c.streams.get(id);
+            if (stream != null && c.ids.isLocal(id) && id > lastStreamId) {
+                // §6.8: c.streams above the last id were not processed; they may be retried elsewhere.
+                stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
+                c.closeStream(stream, streamError(id, Http2Error.REFUSED_STREAM, "GOAWAY from the peer"));
+            }
+        }
+    }
+
+    @Override
+    public void onWindowUpdate(int streamId, int windowSizeIncrement) throws Http2Exception {
+        if (streamId == 0) {
+            c.flow.connectionWindow.increment(windowSizeIncrement);
+            c.flow.writePending(c.ctx);
+            c.flushNeeded = true;
+            return;
+        }
+        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        if (stream == null) {
+            if (c.ids.isIdle(streamId)) {
+                throw connectionError(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + streamId);
+            }
+            return;
+        }
+        stream.state = stream.state.onReceive(Http2Frames.WINDOW_UPDATE, false, streamId);
+        stream.remoteWindow.increment(windowSizeIncrement);
+        c.flow.streamWindowChanged(c.ctx, stream);
+        c.flushNeeded = true;
+    }
+
+    @Override
+    public void onPriorityUpdate(int prioritizedStreamId, ByteBuf priorityFieldValue) {
+        DefaultHttp2FrameStream stream = c.streams.get(prioritizedStreamId);
+        if (stream != null) {
+            Http2Priorities.apply(stream, priorityFieldValue.toString(StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Override
+    public void onUnknownFrame(int frameType, int streamId, int flags, ByteBuf payload) {
+        c.ctx.fireChannelRead(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
+    }
+}

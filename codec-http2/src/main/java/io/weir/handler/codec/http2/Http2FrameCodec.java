@@ -1,0 +1,800 @@
+package io.weir.handler.codec.http2;
+
+import static io.weir.handler.codec.http2.Http2Exception.connectionError;
+import static io.weir.handler.codec.http2.Http2Exception.streamError;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelFutureListener;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelPromise;
+import io.weir.handler.codec.http2.internal.Http2EventLimiter;
+import io.weir.handler.codec.http2.internal.Http2FlowWindow;
+import io.weir.handler.codec.http2.internal.Http2FrameReader;
+import io.weir.handler.codec.http2.internal.Http2FrameWriter;
+import io.weir.handler.codec.http2.internal.Http2Frames;
+import io.weir.handler.codec.http2.internal.Http2LocalFlowWindow;
+import io.weir.handler.codec.http2.internal.Http2StreamIds;
+import io.weir.handler.codec.http2.internal.Http2StreamState;
+import io.weir.handler.codec.http2.internal.hpack.HpackDecoder;
+import io.weir.handler.codec.http2.internal.hpack.HpackEncoder;
+import io.weir.util.ReferenceCountUtil;
+import io.weir.util.Ticker;
+import io.weir.util.collection.IntObjectHashMap;
+import io.weir.util.collection.IntObjectMap;
+import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.concurrent.ScheduledFuture;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/2 connection (RFC 9113) as a channel handler: bytes in, {@link Http2Frame} messages out, and the reverse.
+ * It sits right after the transport (or TLS) and keeps the whole connection state: streams and their states (§5.1),
+ * stream-id rules, SETTINGS with an acknowledgement timeout, PING answers, flow control in both directions, graceful
+ * GOAWAY. Above it, an {@link Http2MultiplexHandler} gives each stream its own child channel; alone, it is a frame
+ * API. Build one per connection with {@link Http2FrameCodecBuilder}.
+ *
+ * <p><b>Inbound.</b> Fired: {@link Http2HeadersFrame} (decoded and validated), {@link Http2DataFrame},
+ * {@link Http2ResetFrame}, {@link Http2SettingsFrame} (already applied and acknowledged),
+ * {@link Http2SettingsAckFrame}, {@link Http2PingFrame} (already answered), {@link Http2GoAwayFrame},
+ * {@link Http2UnknownFrame}. PRIORITY frames are validated and ignored; WINDOW_UPDATE frames are applied and not
+ * fired. Malformed requests (a missing pseudo-header, a content-length that disagrees with the DATA, §8.1.1) are
+ * reset with PROTOCOL_ERROR and never fired. Each stream and connection error is answered with the RFC's code.
+ *
+ * <p><b>Outbound.</b> Write the same frame types; DATA waits for flow-control window (per stream and connection,
+ * shared round-robin) and a stream's {@linkplain #isWritable writability} says when its queue exceeds its window.
+ * {@code close()} is graceful: GOAWAY with 2^31-1 and a PING, then GOAWAY with the last stream id once the PING is
+ * answered, then the close once the streams are done (or {@link #DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS}).
+ *
+ * <p><b>Safe by default.</b> Every limit below has a setter on the builder; exceeding a connection limit ends the
+ * connection with GOAWAY ENHANCE_YOUR_CALM.
+ *
+ * <p>Only used from the channel's event loop; one instance per connection.
+ */
+public final class Http2FrameCodec implements ChannelHandler {
+
+    /** Streams the peer may open at once (SETTINGS_MAX_CONCURRENT_STREAMS); more are refused (REFUSED_STREAM). */
+    public static final long DEFAULT_MAX_CONCURRENT_STREAMS = 100;
+    /** Largest header list accepted (SETTINGS_MAX_HEADER_LIST_SIZE), in octets. */
+    public static final long DEFAULT_MAX_HEADER_LIST_SIZE_BYTES = 8192;
+    /**
+     * How far above the advertised SETTINGS_MAX_HEADER_LIST_SIZE a header list may go before its stream is refused,
+     * in percent of the setting (the setting is advisory, RFC 9113 §6.5.2).
+     */
+    public static final int HEADER_LIST_TOLERANCE_PERCENT = 25;
+    /**
+     * Most fields in one header section (more is a stream error, twice as many a connection error): the number of
+     * 32-octet field overheads that fit in {@link #DEFAULT_MAX_HEADER_LIST_SIZE_BYTES}, so the size limit decides
+     * for lists of small fields.
+     */
+    public static final int DEFAULT_MAX_HEADER_COUNT = 256;
+    /** The connection receive window we offer, in octets (streams keep the 65,535 of RFC 9113 §6.9.2). */
+    public static final int DEFAULT_CONNECTION_WINDOW_SIZE_BYTES = 1 << 20;
+    /** Resets received plus sent allowed per {@link #DEFAULT_RESET_WINDOW_MILLIS} (Rapid Reset, MadeYouReset). */
+    public static final int DEFAULT_MAX_RESETS_PER_WINDOW = 200;
+    /** The window in which resets are counted, in milliseconds. */
+    public static final long DEFAULT_RESET_WINDOW_MILLIS = 30_000;
+    /** Control-frame answers allowed to wait unwritten (PING and SETTINGS floods whose answers are not read). */
+    public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
+    /** Consecutive empty DATA frames without END_STREAM allowed (CVE-2019-9518). */
+    public static final int DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 10;
+    /** Time the peer has to acknowledge our SETTINGS, in milliseconds (then GOAWAY SETTINGS_TIMEOUT). */
+    public static final long DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS = 10_000;
+    /** Time a stream may hold queued DATA on a zero window, in milliseconds (then RST_STREAM CANCEL). */
+    public static final long DEFAULT_STREAM_STALL_TIMEOUT_MILLIS = 30_000;
+    /** Outbound DATA octets a connection may hold for flow control before reading pauses. */
+    public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES = 4L << 20;
+    /** Time a graceful close waits for open streams, in milliseconds. */
+    public static final long DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
+
+    /** The opaque data of the PING that separates the two GOAWAY frames of a graceful close. */
+    static final long GRACEFUL_SHUTDOWN_PING = 0x5765_6972_4741_5921L;
+    /** Recently closed streams remembered, so that frames still in flight get the right reaction. */
+    private static final int RECENTLY_CLOSED = 64;
+    private static final int MAX_DEBUG_DATA_CHARS = 256;
+
+    final boolean server;
+    final Http2FrameCodecBuilder config;
+    final Http2Settings localSettings;
+    final Http2FrameReader reader;
+    final Http2FrameWriter writer = new Http2FrameWriter();
+    final HpackDecoder decoder;
+    final HpackEncoder encoder = new HpackEncoder();
+    final Http2StreamIds ids;
+    final IntObjectMap<DefaultHttp2FrameStream> streams = new IntObjectHashMap<>();
+    final Http2LocalFlowWindow connectionWindow = new Http2LocalFlowWindow(0, 65_535);
+    final Http2OutboundFlow flow;
+    final ArrayDeque<Http2Settings> unackedSettings = new ArrayDeque<>(2);
+    final Http2ConnectionInbound inbound = new Http2ConnectionInbound(this);
+    private final int[] recentlyClosedIds = new int[RECENTLY_CLOSED];
+    private final boolean[] recentlyResetByUs = new boolean[RECENTLY_CLOSED];
+    private int recentlyClosedNext;
+
+    private final ChannelFutureListener controlFrameWritten = f -> controlFrameWritten();
+
+    ChannelHandlerContext ctx;
+    private Ticker ticker;
+    Http2EventLimiter resets;
+    private ByteBuf cumulation;
+    int activeRemoteStreams;
+    private int activeLocalStreams;
+    long remoteMaxConcurrentStreams = Long.MAX_VALUE;
+    int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
+    int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
+    private int queuedControlFrames;
+    int consecutiveEmptyData;
+    private boolean started;
+    private boolean failed;
+    private boolean inRead;
+    boolean flushNeeded;
+    private boolean readingPaused;
+    int goAwaySentLastStreamId = -1;
+    int goAwayReceivedLastStreamId = -1;
+    ChannelPromise closePromise;
+    private boolean graceful2ndGoAwaySent;
+    ScheduledFuture<?> settingsTimeout;
+    private ScheduledFuture<?> stallCheck;
+    private ScheduledFuture<?> gracefulTimeout;
+    private Http2StreamObserver observer;
+
+    Http2FrameCodec(Http2FrameCodecBuilder config) {
+        this.config = config;
+        this.server = config.server;
+        this.localSettings = new Http2Settings().putAll(config.initialSettings);
+        this.ids = new Http2StreamIds(server);
+        this.reader = new Http2FrameReader(server, inbound)
+                .maxContinuationFrames(config.maxContinuationFrames)
+                .maxHeaderBlockBytes(Http2FrameReader.headerBlockLimitFor(
+                        localSettings.get(Http2Settings.MAX_HEADER_LIST_SIZE, DEFAULT_MAX_HEADER_LIST_SIZE_BYTES)));
+        this.decoder = new HpackDecoder(server);
+        long listSize = localSettings.get(Http2Settings.MAX_HEADER_LIST_SIZE, DEFAULT_MAX_HEADER_LIST_SIZE_BYTES);
+        // RFC 9113 §6.5.2: the advertised size is advisory; lists a little above it are still served (h2spec's own
+        // requests exceed 8 KiB), a list twice the size ends the connection.
+        decoder.maxHeaderListSize(listSize + listSize * HEADER_LIST_TOLERANCE_PERCENT / 100,
+                Math.max(listSize * 2, listSize + listSize * HEADER_LIST_TOLERANCE_PERCENT / 100));
+        decoder.maxHeaderCount(config.maxHeaderCount, Math.max(config.maxHeaderCount,
+                config.maxHeaderCount * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
+        this.flow = new Http2OutboundFlow(this, writer);
+    }
+
+    /** A server codec with the default settings and limits. */
+    public static Http2FrameCodec forServer() {
+        return Http2FrameCodecBuilder.forServer().build();
+    }
+
+    // ---------------------------------------------------------------- public API
+
+    /**
+     * A new outbound stream (client side, or a server's own stream): it gets its id when its first
+     * {@link Http2HeadersFrame} is written. Event loop only.
+     */
+    public Http2FrameStream newStream() {
+        return new DefaultHttp2FrameStream();
+    }
+
+    /**
+     * Gives {@code octets} of received DATA on {@code stream} back to the receive windows (the application consumed
+     * them), sending WINDOW_UPDATE frames when due. Does nothing for a closed stream (its bytes went back when it
+     * closed). Event loop only.
+     *
+     * @throws IllegalArgumentException when more is consumed than was received and not yet consumed
+     */
+    public void consumeBytes(Http2FrameStream stream, int octets) {
+        DefaultHttp2FrameStream s = (DefaultHttp2FrameStream) stream;
+        if (octets <= 0 || s.localWindow == null || s.state.isClosed() || failed) {
+            return;
+        }
+        int streamIncrement = s.localWindow.consume(octets);
+        int connectionIncrement = connectionWindow.consume(octets);
+        if (connectionIncrement > 0) {
+            writer.writeWindowUpdate(ctx, 0, connectionIncrement, ctx.voidPromise());
+            flushNeeded = true;
+        }
+        if (streamIncrement > 0 && s.state.remoteMaySendData()) {
+            writer.writeWindowUpdate(ctx, s.id, streamIncrement, ctx.voidPromise());
+            flushNeeded = true;
+        }
+        if (!inRead) {
+            flushIfNeeded();
+        }
+    }
+
+    /** Whether {@code stream} can take more DATA without queuing beyond its send window. Event loop only. */
+    public boolean isWritable(Http2FrameStream stream) {
+        return ((DefaultHttp2FrameStream) stream).writable;
+    }
+
+    /** Streams currently open or half-closed. Event loop only. */
+    public int activeStreams() {
+        return activeRemoteStreams + activeLocalStreams;
+    }
+
+    // ---------------------------------------------------------------- package API (multiplexer, upgrade)
+
+    void observer(Http2StreamObserver observer) {
+        this.observer = observer;
+    }
+
+    boolean isServer() {
+        return server;
+    }
+
+    ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    long nanoTime() {
+        return ticker.nanoTime();
+    }
+
+    /**
+     * Stream 1 of an HTTP/1.1 Upgrade to h2c (RFC 7540 §3.2): applies the client's HTTP2-Settings and fires the
+     * request as a HEADERS frame with END_STREAM on a stream that is half-closed (remote).
+     */
+    void upgradedFromHttp1(Http2Settings clientSettings, Http2Headers request) throws Http2Exception {
+        inbound.onSettingsApply(clientSettings);
+        ids.acceptRemote(1);
+        DefaultHttp2FrameStream stream = openStream(1, Http2StreamState.HALF_CLOSED_REMOTE);
+        stream.headersReceived = true;
+        stream.headMethod = "HEAD".contentEquals(request.method() == null ? "" : request.method());
+        ctx.fireChannelRead(new Http2HeadersFrame(stream, request, true));
+        ctx.fireChannelReadComplete();
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        Ticker t = config.ticker;
+        if (t == null) {
+            t = ctx.executor() instanceof AbstractScheduledEventExecutor loop ? loop.ticker() : Ticker.system();
+        }
+        ticker = t;
+        resets = new Http2EventLimiter(config.maxResetsPerWindow,
+                TimeUnit.MILLISECONDS.toNanos(config.resetWindowMillis), t);
+        if (ctx.channel().isActive()) {
+            start();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        start();
+        ctx.fireChannelActive();
+    }
+
+    private void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        if (!server) {
+            ctx.write(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()), ctx.voidPromise());
+        }
+        writeSettings(localSettings, ctx.voidPromise());
+        int connectionIncrement = connectionWindow.targetWindowSize(config.connectionWindowSize);
+        if (connectionIncrement > 0) {
+            writer.writeWindowUpdate(ctx, 0, connectionIncrement, ctx.voidPromise());
+        }
+        ctx.flush();
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        cleanUp(new ClosedChannelException());
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        cleanUp(new ClosedChannelException());
+        ctx.fireChannelInactive();
+    }
+
+    private void cleanUp(Throwable cause) {
+        failed = true;
+        cancel(settingsTimeout);
+        cancel(stallCheck);
+        cancel(gracefulTimeout);
+        ByteBuf c = cumulation;
+        cumulation = null;
+        if (c != null) {
+            c.release();
+        }
+        reader.close();
+        if (!streams.isEmpty()) {
+            for (int id : streams.keys()) {
+                DefaultHttp2FrameStream stream = streams.get(id);
+                if (stream != null) {
+                    stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
+                    closeStream(stream, cause);
+                }
+            }
+        }
+        ChannelPromise p = closePromise;
+        if (p != null) {
+            closePromise = null;
+            ctx.close(p);
+        }
+    }
+
+    static void cancel(ScheduledFuture<?> f) {
+        if (f != null) {
+            f.cancel(false);
+        }
+    }
+
+    // ---------------------------------------------------------------- inbound bytes
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf in)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        if (failed) {
+            in.release();
+            return;
+        }
+        ByteBuf buf = in;
+        ByteBuf c = cumulation;
+        if (c != null) {
+            cumulation = null;
+            buf = c.alloc().buffer(c.readableBytes() + in.readableBytes());
+            buf.writeBytes(c);
+            buf.writeBytes(in);
+            c.release();
+            in.release();
+        }
+        inRead = true;
+        try {
+            readFrames(buf);
+        } finally {
+            inRead = false;
+            if (buf.isReadable() && !failed) {
+                cumulation = buf;
+            } else {
+                buf.release();
+            }
+        }
+    }
+
+    private void readFrames(ByteBuf buf) {
+        while (!failed) {
+            try {
+                reader.read(buf);
+                return;
+            } catch (Http2Exception e) {
+                if (e.isConnectionError()) {
+                    connectionFailed(e);
+                    return;
+                }
+                streamFailed(e);
+            } catch (RuntimeException e) {
+                connectionFailed(new Http2Exception(Http2Error.INTERNAL_ERROR, Http2Exception.CONNECTION_STREAM_ID,
+                        "internal error: " + e, true));
+                ctx.fireExceptionCaught(e);
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushIfNeeded();
+        ctx.fireChannelReadComplete();
+    }
+
+    private void flushIfNeeded() {
+        if (flushNeeded) {
+            flushNeeded = false;
+            ctx.flush();
+        }
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    private void connectionFailed(Http2Exception e) {
+        if (failed) {
+            return;
+        }
+        failed = true;
+        writeGoAway(ids.lastRemoteStreamId(), e.error().code(), debugData(e.getMessage()));
+        ctx.flush();
+        ctx.close();
+    }
+
+    private ByteBuf debugData(String message) {
+        if (message == null || message.isEmpty()) {
+            return Unpooled.EMPTY_BUFFER;
+        }
+        String m = message.length() > MAX_DEBUG_DATA_CHARS ? message.substring(0, MAX_DEBUG_DATA_CHARS) : message;
+        return Unpooled.copiedBuffer(m, StandardCharsets.UTF_8);
+    }
+
+    private void streamFailed(Http2Exception e) {
+        int id = e.streamId();
+        DefaultHttp2FrameStream stream = streams.get(id);
+        if (stream != null && stream.state == Http2StreamState.CLOSED_RESET_SENT) {
+            return;
+        }
+        resetStream(id, stream, e.error().code());
+    }
+
+    /** Sends RST_STREAM (counted by the reset limiter) and closes the stream if we know it. */
+    void resetStream(int id, DefaultHttp2FrameStream stream, long errorCode) {
+        if (!countReset()) {
+            return;
+        }
+        writeControl(writer.writeRstStream(ctx, id, errorCode, ctx.newPromise()));
+        flushNeeded = true;
+        if (stream != null) {
+            stream.state = Http2StreamState.CLOSED_RESET_SENT;
+            closeStream(stream, streamError(id, Http2Error.of(errorCode) == null ? Http2Error.CANCEL
+                    : Http2Error.of(errorCode), "stream reset"));
+        } else {
+            rememberClosed(id, true);
+        }
+        if (!inRead) {
+            flushIfNeeded();
+        }
+    }
+
+    /** Counts a reset; on too many, ends the connection (ENHANCE_YOUR_CALM) and returns false. */
+    private boolean countReset() {
+        if (resets.tryRecord()) {
+            return true;
+        }
+        connectionFailed(connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + resets.maxEvents()
+                + " streams reset within " + config.resetWindowMillis + " ms (Rapid Reset / MadeYouReset)"));
+        return false;
+    }
+
+    /** Tracks an unwritten control-frame answer; too many end the connection. */
+    void writeControl(ChannelFuture future) {
+        if (future.isDone()) {
+            return;
+        }
+        if (++queuedControlFrames > config.maxQueuedControlFrames) {
+            connectionFailed(connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
+                    + config.maxQueuedControlFrames + " control frames queued unread by the peer"));
+            return;
+        }
+        future.addListener(controlFrameWritten);
+    }
+
+    private void controlFrameWritten() {
+        queuedControlFrames--;
+    }
+
+    // ---------------------------------------------------------------- streams
+
+    DefaultHttp2FrameStream openStream(int id, Http2StreamState state) {
+        DefaultHttp2FrameStream stream = new DefaultHttp2FrameStream();
+        activate(stream, id, state);
+        return stream;
+    }
+
+    private void activate(DefaultHttp2FrameStream stream, int id, Http2StreamState state) {
+        stream.id = id;
+        stream.state = state;
+        stream.localWindow = new Http2LocalFlowWindow(id, localInitialWindowSize);
+        stream.remoteWindow = new Http2FlowWindow(id, remoteInitialWindowSize);
+        stream.writable = Http2OutboundFlow.isWritable(stream);
+        streams.put(id, stream);
+        if (ids.isRemote(id)) {
+            activeRemoteStreams++;
+        } else {
+            activeLocalStreams++;
+        }
+    }
+
+    /** Removes a stream whose state became closed: fails its queue, returns its unread bytes, tells the observer. */
+    void closeStream(DefaultHttp2FrameStream stream, Throwable cause) {
+        if (streams.remove(stream.id) == null) {
+            return;
+        }
+        if (ids.isRemote(stream.id)) {
+            activeRemoteStreams--;
+        } else {
+            activeLocalStreams--;
+        }
+        rememberClosed(stream.id, stream.state == Http2StreamState.CLOSED_RESET_SENT);
+        flow.streamClosed(stream, cause);
+        int unread = stream.localWindow.consumeAll();
+        if (unread > 0 && !failed) {
+            int increment = connectionWindow.consume(unread);
+            if (increment > 0) {
+                writer.writeWindowUpdate(ctx, 0, increment, ctx.voidPromise());
+                flushNeeded = true;
+            }
+        }
+        Http2StreamObserver o = observer;
+        if (o != null) {
+            o.streamClosed(stream);
+        }
+        maybeFinishGracefulClose();
+    }
+
+    void closeIfBothEnded(DefaultHttp2FrameStream stream) {
+        if (stream.state.isClosed()) {
+            closeStream(stream, streamError(stream.id, Http2Error.STREAM_CLOSED, "stream closed"));
+        }
+    }
+
+    void rememberClosed(int id, boolean resetByUs) {
+        int i = recentlyClosedNext;
+        recentlyClosedIds[i] = id;
+        recentlyResetByUs[i] = resetByUs;
+        recentlyClosedNext = (i + 1) % RECENTLY_CLOSED;
+    }
+
+    /** -1 when not remembered, 1 when we reset it, 0 when it closed otherwise. */
+    int recentlyClosed(int id) {
+        for (int i = 0; i < RECENTLY_CLOSED; i++) {
+            if (recentlyClosedIds[i] == id) {
+                return recentlyResetByUs[i] ? 1 : 0;
+            }
+        }
+        return -1;
+    }
+
+    void streamWritabilityChanged(DefaultHttp2FrameStream stream) {
+        Http2StreamObserver o = observer;
+        if (o != null) {
+            o.streamWritabilityChanged(stream);
+        }
+    }
+
+    // ---------------------------------------------------------------- outbound
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof Http2DataFrame data) {
+            writeData(data, promise);
+        } else if (msg instanceof Http2HeadersFrame headers) {
+            writeHeaders(headers, promise);
+        } else if (msg instanceof Http2ResetFrame reset) {
+            DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) reset.stream();
+            if (stream == null || stream.id <= 0 || stream.state.isClosed() || streams.get(stream.id) != stream) {
+                promise.trySuccess();
+                return;
+            }
+            resetStream(stream.id, stream, reset.errorCode());
+            promise.trySuccess();
+        } else if (msg instanceof Http2WindowUpdateFrame update) {
+            if (update.stream() == null) {
+                promise.tryFailure(new IllegalArgumentException("the connection window is refilled by consuming"
+                        + " stream data; write WINDOW_UPDATE on a stream"));
+                return;
+            }
+            consumeBytes(update.stream(), update.increment());
+            promise.trySuccess();
+        } else if (msg instanceof Http2SettingsFrame settings) {
+            writeSettings(settings.settings(), promise);
+        } else if (msg instanceof Http2PingFrame ping) {
+            writer.writePing(ctx, ping.ack(), ping.content(), promise);
+        } else if (msg instanceof Http2GoAwayFrame goAway) {
+            try {
+                writeGoAway(ids.lastRemoteStreamId(), goAway.errorCode(), goAway.content().retain());
+                promise.trySuccess();
+            } finally {
+                goAway.release();
+            }
+        } else if (msg instanceof Http2UnknownFrame unknown) {
+            writer.writeFrame(ctx, unknown.frameType(), unknown.flags(), unknown.streamId(), unknown.content(),
+                    promise);
+        } else {
+            ReferenceCountUtil.release(msg);
+            promise.tryFailure(new IllegalArgumentException("not an HTTP/2 frame this codec writes: "
+                    + (msg == null ? "null" : msg.getClass().getName())));
+        }
+    }
+
+    private void writeHeaders(Http2HeadersFrame frame, ChannelPromise promise) {
+        DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) frame.stream();
+        if (stream == null) {
+            promise.tryFailure(new IllegalArgumentException("HEADERS without a stream (use newStream())"));
+            return;
+        }
+        if (stream.id == -1) {
+            if (goAwayReceivedLastStreamId >= 0 || goAwaySentLastStreamId >= 0) {
+                promise.tryFailure(connectionError(Http2Error.REFUSED_STREAM, "the connection is going away"));
+                return;
+            }
+            if (activeLocalStreams >= remoteMaxConcurrentStreams) {
+                promise.tryFailure(connectionError(Http2Error.REFUSED_STREAM, "the peer allows "
+                        + remoteMaxConcurrentStreams + " concurrent streams"));
+                return;
+            }
+            int id = ids.nextLocalStreamId();
+            if (id == Http2StreamIds.EXHAUSTED) {
+                // RFC 9113 §5.1.1: no identifier left; a new connection is needed.
+                promise.tryFailure(connectionError(Http2Error.REFUSED_STREAM, "stream identifiers exhausted"));
+                startGracefulClose(null);
+                return;
+            }
+            activate(stream, id, Http2StreamState.IDLE);
+        }
+        if (stream.outboundEnded || !stream.state.canSend(Http2Frames.HEADERS) || streams.get(stream.id) != stream) {
+            promise.tryFailure(new IllegalStateException("cannot send HEADERS on " + stream));
+            return;
+        }
+        if (frame.endStream()) {
+            stream.outboundEnded = true;
+        }
+        if (stream.hasPending()) {
+            flow.enqueueTrailers(ctx, stream, frame, promise);
+        } else {
+            writeHeadersNow(ctx, stream, frame, promise);
+        }
+    }
+
+    void writeHeadersNow(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, Http2HeadersFrame frame,
+            ChannelPromise promise) {
+        ByteBuf block = ctx.alloc().buffer(128);
+        encoder.encode(frame.headers(), block);
+        writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
+        stream.state = stream.state.onSend(Http2Frames.HEADERS, frame.endStream());
+        flow.updateWritability(stream);
+        closeIfBothEnded(stream);
+    }
+
+    private void writeData(Http2DataFrame frame, ChannelPromise promise) {
+        DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) frame.stream();
+        if (stream == null || stream.outboundEnded || stream.id <= 0 || streams.get(stream.id) != stream
+                || !stream.state.localMaySendData()) {
+            frame.release();
+            promise.tryFailure(new IllegalStateException("cannot send DATA on " + stream));
+            return;
+        }
+        if (frame.endStream()) {
+            stream.outboundEnded = true;
+        }
+        flow.enqueueData(ctx, stream, frame, promise);
+        checkQueuedBytes();
+        armStallCheck();
+    }
+
+    void writeDataNow(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, ByteBuf data, int padding,
+            boolean endStream, ChannelPromise promise) {
+        writer.writeData(ctx, stream.id, data, padding, endStream, promise);
+        if (endStream) {
+            stream.state = stream.state.onSend(Http2Frames.DATA, true);
+            flow.updateWritability(stream);
+            closeIfBothEnded(stream);
+        }
+        checkQueuedBytes();
+    }
+
+    private void writeSettings(Http2Settings settings, ChannelPromise promise) {
+        unackedSettings.addLast(new Http2Settings().putAll(settings));
+        writer.writeSettings(ctx, settings, promise);
+        if (settingsTimeout == null) {
+            settingsTimeout = ctx.executor().schedule(this::settingsAckTimedOut, config.settingsAckTimeoutMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void settingsAckTimedOut() {
+        settingsTimeout = null;
+        if (!unackedSettings.isEmpty()) {
+            connectionFailed(connectionError(Http2Error.SETTINGS_TIMEOUT, "SETTINGS not acknowledged within "
+                    + config.settingsAckTimeoutMillis + " ms (RFC 9113 §6.5.3)"));
+        }
+    }
+
+    private void writeGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
+        int last = goAwaySentLastStreamId >= 0 ? Math.min(goAwaySentLastStreamId, lastStreamId) : lastStreamId;
+        goAwaySentLastStreamId = last;
+        writer.writeGoAway(ctx, last, errorCode, debugData, ctx.newPromise());
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        flushNeeded = false;
+        ctx.flush();
+    }
+
+    /** Pauses reading while too much outbound DATA waits for window; resumes below half. */
+    private void checkQueuedBytes() {
+        long queued = flow.queuedBytes;
+        if (!readingPaused && queued > config.maxQueuedOutboundBytes) {
+            readingPaused = true;
+            ctx.channel().config().setAutoRead(false);
+        } else if (readingPaused && queued <= config.maxQueuedOutboundBytes / 2) {
+            readingPaused = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void armStallCheck() {
+        if (stallCheck == null && flow.queuedBytes > 0) {
+            stallCheck = ctx.executor().schedule(this::checkStalledStreams, Math.max(1,
+                    config.streamStallTimeoutMillis / 4), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Resets streams whose queued DATA made no progress for the stall timeout (a peer that never opens windows). */
+    private void checkStalledStreams() {
+        stallCheck = null;
+        if (failed) {
+            return;
+        }
+        long now = ticker.nanoTime();
+        long limit = TimeUnit.MILLISECONDS.toNanos(config.streamStallTimeoutMillis);
+        for (int id : streams.keys()) {
+            DefaultHttp2FrameStream stream = streams.get(id);
+            if (stream != null && stream.stalledSinceNanos != 0 && now - stream.stalledSinceNanos >= limit) {
+                resetStream(id, stream, Http2Error.CANCEL.code());
+            }
+        }
+        flushIfNeeded();
+        armStallCheck();
+    }
+
+    // ---------------------------------------------------------------- graceful close
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        if (failed || !ctx.channel().isActive() || !started) {
+            ctx.close(promise);
+            return;
+        }
+        startGracefulClose(promise);
+    }
+
+    void startGracefulClose(ChannelPromise promise) {
+        if (closePromise != null) {
+            if (promise != null) {
+                closePromise.addListener(f -> promise.trySuccess());
+            }
+            return;
+        }
+        closePromise = promise != null ? promise : ctx.newPromise();
+        if (server && goAwaySentLastStreamId < 0) {
+            // RFC 9113 §6.8: a first GOAWAY with 2^31-1, then a PING so that the second names every stream the
+            // client opened before it saw the first.
+            writeGoAway(Http2Frames.MAX_STREAM_ID, Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER);
+            writer.writePing(ctx, false, GRACEFUL_SHUTDOWN_PING, ctx.newPromise());
+        } else {
+            sendFinalGoAway();
+        }
+        ctx.flush();
+        gracefulTimeout = ctx.executor().schedule(() -> {
+            gracefulTimeout = null;
+            finishClose();
+        }, config.gracefulShutdownTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    void sendFinalGoAway() {
+        if (graceful2ndGoAwaySent) {
+            return;
+        }
+        graceful2ndGoAwaySent = true;
+        writeGoAway(ids.lastRemoteStreamId(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER);
+        flushNeeded = true;
+        maybeFinishGracefulClose();
+    }
+
+    private void maybeFinishGracefulClose() {
+        if (closePromise != null && graceful2ndGoAwaySent && activeStreams() == 0) {
+            ctx.executor().execute(this::finishClose);
+        }
+    }
+
+    private void finishClose() {
+        ChannelPromise p = closePromise;
+        if (p == null) {
+            return;
+        }
+        closePromise = null;
+        cancel(gracefulTimeout);
+        ctx.flush();
+        ctx.close(p);
+    }
+}

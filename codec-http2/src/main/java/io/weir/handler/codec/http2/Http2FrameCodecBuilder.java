@@ -1,0 +1,176 @@
+package io.weir.handler.codec.http2;
+
+import io.weir.handler.codec.http2.internal.Http2FrameReader;
+import io.weir.util.Ticker;
+import java.util.Objects;
+
+/**
+ * Builds an {@link Http2FrameCodec}: the settings it advertises and the limits that keep a connection safe. Every
+ * limit has a safe default (a named constant on {@link Http2FrameCodec}) and a setter here. Not thread-safe; build
+ * one codec per connection (the builder may be reused).
+ */
+public final class Http2FrameCodecBuilder {
+
+    final boolean server;
+    final Http2Settings initialSettings = new Http2Settings();
+    int connectionWindowSize = Http2FrameCodec.DEFAULT_CONNECTION_WINDOW_SIZE_BYTES;
+    int maxResetsPerWindow = Http2FrameCodec.DEFAULT_MAX_RESETS_PER_WINDOW;
+    long resetWindowMillis = Http2FrameCodec.DEFAULT_RESET_WINDOW_MILLIS;
+    int maxQueuedControlFrames = Http2FrameCodec.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+    int maxConsecutiveEmptyDataFrames = Http2FrameCodec.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
+    long settingsAckTimeoutMillis = Http2FrameCodec.DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS;
+    long streamStallTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_STALL_TIMEOUT_MILLIS;
+    long maxQueuedOutboundBytes = Http2FrameCodec.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES;
+    long gracefulShutdownTimeoutMillis = Http2FrameCodec.DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS;
+    int maxHeaderCount = Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT;
+    int maxContinuationFrames = Http2FrameReader.DEFAULT_MAX_CONTINUATION_FRAMES;
+    Ticker ticker;
+
+    private Http2FrameCodecBuilder(boolean server) {
+        this.server = server;
+        initialSettings.maxConcurrentStreams(Http2FrameCodec.DEFAULT_MAX_CONCURRENT_STREAMS);
+        initialSettings.maxHeaderListSize(Http2FrameCodec.DEFAULT_MAX_HEADER_LIST_SIZE_BYTES);
+        if (!server) {
+            initialSettings.pushEnabled(false);
+        }
+    }
+
+    /** A builder for the server side of a connection. */
+    public static Http2FrameCodecBuilder forServer() {
+        return new Http2FrameCodecBuilder(true);
+    }
+
+    /** A builder for the client side of a connection (server push is turned off). */
+    public static Http2FrameCodecBuilder forClient() {
+        return new Http2FrameCodecBuilder(false);
+    }
+
+    /**
+     * Settings sent in the first SETTINGS frame, merged over the defaults (SETTINGS_MAX_CONCURRENT_STREAMS
+     * {@value Http2FrameCodec#DEFAULT_MAX_CONCURRENT_STREAMS}, SETTINGS_MAX_HEADER_LIST_SIZE
+     * {@value Http2FrameCodec#DEFAULT_MAX_HEADER_LIST_SIZE_BYTES}). The codec enforces what it advertises.
+     */
+    public Http2FrameCodecBuilder initialSettings(Http2Settings settings) {
+        initialSettings.putAll(Objects.requireNonNull(settings, "settings"));
+        return this;
+    }
+
+    /** Streams the peer may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); the excess is refused. */
+    public Http2FrameCodecBuilder maxConcurrentStreams(long streams) {
+        initialSettings.maxConcurrentStreams(streams);
+        return this;
+    }
+
+    /** The largest header list accepted, in octets (SETTINGS_MAX_HEADER_LIST_SIZE, RFC 9113 §6.5.2). */
+    public Http2FrameCodecBuilder maxHeaderListSize(long octets) {
+        initialSettings.maxHeaderListSize(octets);
+        return this;
+    }
+
+    /** The most fields in a header section; more is a stream error (twice as many a connection error). */
+    public Http2FrameCodecBuilder maxHeaderCount(int fields) {
+        if (fields <= 0) {
+            throw new IllegalArgumentException("maxHeaderCount: " + fields + " (expected > 0)");
+        }
+        this.maxHeaderCount = fields;
+        return this;
+    }
+
+    /** The most CONTINUATION frames in one header block (more is a CONTINUATION flood: ENHANCE_YOUR_CALM). */
+    public Http2FrameCodecBuilder maxContinuationFrames(int frames) {
+        if (frames < 0) {
+            throw new IllegalArgumentException("maxContinuationFrames: " + frames + " (expected >= 0)");
+        }
+        this.maxContinuationFrames = frames;
+        return this;
+    }
+
+    /** The connection's receive window, in octets; default {@value Http2FrameCodec#DEFAULT_CONNECTION_WINDOW_SIZE_BYTES}. */
+    public Http2FrameCodecBuilder connectionWindowSize(int octets) {
+        if (octets < 65_535) {
+            throw new IllegalArgumentException("connectionWindowSize: " + octets + " (expected >= 65535)");
+        }
+        this.connectionWindowSize = octets;
+        return this;
+    }
+
+    /**
+     * Resets (received and sent, any code) allowed per window before the connection ends with GOAWAY
+     * ENHANCE_YOUR_CALM: Rapid Reset (CVE-2023-44487) and MadeYouReset (CVE-2025-8671).
+     */
+    public Http2FrameCodecBuilder maxResetsPerWindow(int resets, long windowMillis) {
+        if (resets <= 0 || windowMillis <= 0) {
+            throw new IllegalArgumentException("maxResetsPerWindow: " + resets + " per " + windowMillis
+                    + " ms (expected both > 0)");
+        }
+        this.maxResetsPerWindow = resets;
+        this.resetWindowMillis = windowMillis;
+        return this;
+    }
+
+    /**
+     * Control-frame answers (SETTINGS and PING acknowledgements, resets) allowed to wait unwritten before the
+     * connection ends with ENHANCE_YOUR_CALM: a peer that floods PING or SETTINGS without reading the answers.
+     */
+    public Http2FrameCodecBuilder maxQueuedControlFrames(int frames) {
+        if (frames <= 0) {
+            throw new IllegalArgumentException("maxQueuedControlFrames: " + frames + " (expected > 0)");
+        }
+        this.maxQueuedControlFrames = frames;
+        return this;
+    }
+
+    /** Consecutive empty DATA frames without END_STREAM allowed before ENHANCE_YOUR_CALM. */
+    public Http2FrameCodecBuilder maxConsecutiveEmptyDataFrames(int frames) {
+        if (frames <= 0) {
+            throw new IllegalArgumentException("maxConsecutiveEmptyDataFrames: " + frames + " (expected > 0)");
+        }
+        this.maxConsecutiveEmptyDataFrames = frames;
+        return this;
+    }
+
+    /** How long the peer has to acknowledge our SETTINGS before GOAWAY SETTINGS_TIMEOUT (RFC 9113 §6.5.3). */
+    public Http2FrameCodecBuilder settingsAckTimeoutMillis(long millis) {
+        this.settingsAckTimeoutMillis = positive("settingsAckTimeoutMillis", millis);
+        return this;
+    }
+
+    /** How long a stream may hold queued DATA on a zero window before it is reset with CANCEL. */
+    public Http2FrameCodecBuilder streamStallTimeoutMillis(long millis) {
+        this.streamStallTimeoutMillis = positive("streamStallTimeoutMillis", millis);
+        return this;
+    }
+
+    /**
+     * Outbound DATA octets the connection may hold waiting for flow-control window; above it the codec stops
+     * reading from the socket until the queue drains below half.
+     */
+    public Http2FrameCodecBuilder maxQueuedOutboundBytes(long octets) {
+        this.maxQueuedOutboundBytes = positive("maxQueuedOutboundBytes", octets);
+        return this;
+    }
+
+    /** How long a graceful close waits for open streams before closing anyway. */
+    public Http2FrameCodecBuilder gracefulShutdownTimeoutMillis(long millis) {
+        this.gracefulShutdownTimeoutMillis = positive("gracefulShutdownTimeoutMillis", millis);
+        return this;
+    }
+
+    /** The clock of the reset window (tests pass a {@link io.weir.util.ManualTicker}); default: the event loop's. */
+    public Http2FrameCodecBuilder ticker(Ticker ticker) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        return this;
+    }
+
+    /** A new codec for one connection. */
+    public Http2FrameCodec build() {
+        return new Http2FrameCodec(this);
+    }
+
+    private static long positive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected > 0)");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,190 @@
+package io.weir.handler.codec.http2;
+
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Objects;
+
+/**
+ * Gives each HTTP/2 stream its own {@link Http2StreamChannel}: placed right after an {@link Http2FrameCodec}, it
+ * creates a child channel for every stream the peer opens, initialises its pipeline with the handler given here
+ * (typically a {@code ChannelInitializer}), and routes the stream's frames to it. Connection-level frames
+ * (SETTINGS, PING, GOAWAY, unknown) continue down the parent's pipeline. Streams we open come from an
+ * {@link Http2StreamChannelBootstrap}.
+ *
+ * <p>Children live on the parent's event loop. A child's writability follows its stream's send window and the
+ * parent's writability; received DATA goes back to the peer's windows as the child reads it. A child closed
+ * before its stream ended resets the stream with CANCEL (counted, like every reset the server sends, by the
+ * codec's reset limit). All children close when the connection does.
+ *
+ * <p>Only used from the parent's event loop; one instance per connection.
+ */
+public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamObserver {
+
+    private final ChannelHandler inboundStreamHandler;
+    private Http2FrameCodec codec;
+    private ChannelHandlerContext ctx;
+    private final ArrayList<DefaultHttp2StreamChannel> children = new ArrayList<>();
+    private final ArrayDeque<DefaultHttp2StreamChannel> readCompletePending = new ArrayDeque<>();
+    private boolean inParentRead;
+    private boolean parentFlushPending;
+
+    /**
+     * @param inboundStreamHandler added to the pipeline of each child made for a stream the peer opens; it must be
+     *        {@link ChannelHandler.Sharable} or a {@code ChannelInitializer}
+     */
+    public Http2MultiplexHandler(ChannelHandler inboundStreamHandler) {
+        this.inboundStreamHandler = Objects.requireNonNull(inboundStreamHandler, "inboundStreamHandler");
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        Http2FrameCodec c = ctx.pipeline().get(Http2FrameCodec.class);
+        if (c == null) {
+            throw new IllegalStateException("Http2MultiplexHandler needs an Http2FrameCodec before it in the pipeline");
+        }
+        this.ctx = ctx;
+        this.codec = c;
+        c.observer(this);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        codec.observer(null);
+    }
+
+    /** Opens a child for a stream we start (used by the bootstrap). Event loop only. */
+    DefaultHttp2StreamChannel newOutboundChild(ChannelHandler handler) {
+        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx,
+                (DefaultHttp2FrameStream) codec.newStream());
+        register(child, handler);
+        return child;
+    }
+
+    private void register(DefaultHttp2StreamChannel child, ChannelHandler handler) {
+        child.index = children.size();
+        children.add(child);
+        if (handler != null) {
+            child.pipeline().addLast(handler);
+        }
+        child.setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, ctx.channel().isWritable());
+        child.register();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof Http2StreamFrame frame)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        inParentRead = true;
+        DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) frame.stream();
+        Object attachment = stream.attachment;
+        if (attachment instanceof DefaultHttp2StreamChannel child) {
+            child.frameReceived(msg);
+            return;
+        }
+        if (attachment == null && msg instanceof Http2HeadersFrame && codec.isServer() == (stream.id % 2 == 1)
+                && stream.isActive()) {
+            DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream);
+            register(child, inboundStreamHandler);
+            child.frameReceived(msg);
+            return;
+        }
+        // A frame for a stream whose child is gone: nobody reads it.
+        ReferenceCountUtil.release(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        DefaultHttp2StreamChannel child;
+        // Children's flushes during their channelReadComplete are coalesced into one parent flush.
+        inParentRead = true;
+        try {
+            while ((child = readCompletePending.pollFirst()) != null) {
+                child.fireReadComplete();
+            }
+        } finally {
+            inParentRead = false;
+        }
+        if (parentFlushPending) {
+            parentFlushPending = false;
+            ctx.flush();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    boolean inParentRead() {
+        return inParentRead;
+    }
+
+    void readCompleteLater(DefaultHttp2StreamChannel child) {
+        readCompletePending.addLast(child);
+    }
+
+    void flushParent() {
+        if (inParentRead) {
+            parentFlushPending = true;
+        } else {
+            ctx.flush();
+        }
+    }
+
+    void consumeBytes(DefaultHttp2FrameStream stream, int octets) {
+        codec.consumeBytes(stream, octets);
+    }
+
+    /** A child closed: reset its stream if it is still open. */
+    void childClosed(DefaultHttp2StreamChannel child) {
+        int i = child.index;
+        if (i >= 0) {
+            DefaultHttp2StreamChannel last = children.remove(children.size() - 1);
+            if (last != child) {
+                children.set(i, last);
+                last.index = i;
+            }
+            child.index = -1;
+        }
+        DefaultHttp2FrameStream stream = child.stream;
+        stream.attachment = Boolean.FALSE;
+        if (stream.id > 0 && !stream.state.isClosed() && ctx.channel().isActive()) {
+            ctx.write(new Http2ResetFrame(stream, Http2Error.CANCEL.code()), ctx.voidPromise());
+            flushParent();
+        }
+    }
+
+    @Override
+    public void streamClosed(DefaultHttp2FrameStream stream) {
+        if (stream.attachment instanceof DefaultHttp2StreamChannel child) {
+            child.streamClosed();
+        }
+    }
+
+    @Override
+    public void streamWritabilityChanged(DefaultHttp2FrameStream stream) {
+        if (stream.attachment instanceof DefaultHttp2StreamChannel child) {
+            child.setUserDefinedWritability(DefaultHttp2StreamChannel.STREAM_WINDOW_BIT, stream.writable);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        boolean writable = ctx.channel().isWritable();
+        for (int i = 0; i < children.size(); i++) {
+            children.get(i).setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, writable);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        for (int i = children.size() - 1; i >= 0; i--) {
+            if (i < children.size()) {
+                children.get(i).close();
+            }
+        }
+        ctx.fireChannelInactive();
+    }
+}

@@ -1,0 +1,186 @@
+package io.weir.handler.codec.http2;
+
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelPromise;
+import io.weir.handler.codec.http2.internal.Http2FlowWindow;
+import io.weir.handler.codec.http2.internal.Http2FrameWriter;
+import io.weir.handler.codec.http2.internal.Http2StreamState;
+import io.weir.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+
+/**
+ * Outbound flow control (RFC 9113 §5.2, §6.9): DATA waits in its stream's queue until both the stream's and the
+ * connection's send windows allow it, and the connection window is shared round-robin among the streams that have
+ * something to send, at most one frame's worth per stream per turn, so that one large body cannot starve the
+ * others. Trailers queued behind DATA keep their place. Only called from the connection's event loop.
+ */
+final class Http2OutboundFlow {
+
+    private final Http2FrameCodec codec;
+    private final Http2FrameWriter writer;
+    final Http2FlowWindow connectionWindow = new Http2FlowWindow(0, 65_535);
+    /** Streams with queued frames and stream window to send them, in turn order. */
+    private final ArrayDeque<DefaultHttp2FrameStream> ready = new ArrayDeque<>();
+    long queuedBytes;
+
+    Http2OutboundFlow(Http2FrameCodec codec, Http2FrameWriter writer) {
+        this.codec = codec;
+        this.writer = writer;
+    }
+
+    /** Queues a DATA frame (takes ownership) and writes what the windows allow. */
+    void enqueueData(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, Http2DataFrame frame,
+            ChannelPromise promise) {
+        enqueue(stream, frame, promise);
+        stream.pendingBytes += frame.flowControlledBytes();
+        queuedBytes += frame.flowControlledBytes();
+        if (!stream.queuedForWrite) {
+            stream.queuedForWrite = true;
+            ready.addLast(stream);
+        }
+        writePending(ctx);
+        updateWritability(stream);
+    }
+
+    /** Queues trailers behind the stream's queued DATA (they cost no window). */
+    void enqueueTrailers(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, Http2HeadersFrame frame,
+            ChannelPromise promise) {
+        enqueue(stream, frame, promise);
+        if (!stream.queuedForWrite) {
+            stream.queuedForWrite = true;
+            ready.addLast(stream);
+        }
+        writePending(ctx);
+    }
+
+    private static void enqueue(DefaultHttp2FrameStream stream, Object frame, ChannelPromise promise) {
+        if (stream.pendingFrames == null) {
+            stream.pendingFrames = new ArrayDeque<>(4);
+            stream.pendingPromises = new ArrayDeque<>(4);
+        }
+        stream.pendingFrames.addLast(frame);
+        stream.pendingPromises.addLast(promise);
+    }
+
+    /** After a WINDOW_UPDATE or a SETTINGS change: give a stream its turn again. */
+    void streamWindowChanged(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream) {
+        if (stream.hasPending() && !stream.queuedForWrite) {
+            stream.queuedForWrite = true;
+            ready.addLast(stream);
+        }
+        writePending(ctx);
+        updateWritability(stream);
+    }
+
+    /** Writes queued frames round-robin while the connection window lasts. */
+    void writePending(ChannelHandlerContext ctx) {
+        while (!ready.isEmpty()) {
+            DefaultHttp2FrameStream stream = ready.peekFirst();
+            if (!stream.hasPending()) {
+                ready.pollFirst();
+                stream.queuedForWrite = false;
+                continue;
+            }
+            Object head = stream.pendingFrames.peekFirst();
+            if (head instanceof Http2HeadersFrame trailers) {
+                stream.pendingFrames.pollFirst();
+                codec.writeHeadersNow(ctx, stream, trailers, stream.pendingPromises.pollFirst());
+                continue;
+            }
+            Http2DataFrame data = (Http2DataFrame) head;
+            int size = data.flowControlledBytes();
+            int allowed = Math.min(Math.min(stream.remoteWindow.available(), connectionWindow.available()),
+                    writer.maxFrameSize());
+            if (size > 0 && allowed <= 0) {
+                if (connectionWindow.available() <= 0) {
+                    markStalled(stream);
+                    return; // every stream waits for the connection window
+                }
+                // This stream waits for its own WINDOW_UPDATE; the others go on.
+                ready.pollFirst();
+                stream.queuedForWrite = false;
+                markStalled(stream);
+                continue;
+            }
+            stream.stalledSinceNanos = 0;
+            int dataBytes = data.content().readableBytes();
+            if (size <= allowed) {
+                stream.pendingFrames.pollFirst();
+                ChannelPromise promise = stream.pendingPromises.pollFirst();
+                consume(stream, size);
+                codec.writeDataNow(ctx, stream, data.content(), data.padding(), data.endStream(), promise);
+            } else {
+                // A piece of the frame: data only (its padding goes with the last piece).
+                int piece = Math.min(allowed, dataBytes);
+                if (piece == 0) {
+                    // Only padding is left and it does not fit: wait for window like an exhausted stream.
+                    ready.pollFirst();
+                    stream.queuedForWrite = false;
+                    markStalled(stream);
+                    continue;
+                }
+                consume(stream, piece);
+                codec.writeDataNow(ctx, stream, data.content().readRetainedSlice(piece), 0, false,
+                        ctx.newPromise());
+            }
+            // Round robin: after one frame the stream goes to the back of the line.
+            if (ready.peekFirst() == stream && ready.size() > 1) {
+                ready.pollFirst();
+                ready.addLast(stream);
+            }
+        }
+    }
+
+    private void consume(DefaultHttp2FrameStream stream, int size) {
+        stream.remoteWindow.consume(size);
+        connectionWindow.consume(size);
+        stream.pendingBytes -= size;
+        queuedBytes -= size;
+        updateWritability(stream);
+    }
+
+    private void markStalled(DefaultHttp2FrameStream stream) {
+        if (stream.stalledSinceNanos == 0) {
+            stream.stalledSinceNanos = Math.max(1, codec.nanoTime());
+        }
+    }
+
+    /** True when the stream can take more DATA without growing its queue beyond its window. */
+    static boolean isWritable(DefaultHttp2FrameStream stream) {
+        return stream.state.localMaySendData() && stream.pendingBytes < stream.remoteWindow.window();
+    }
+
+    void updateWritability(DefaultHttp2FrameStream stream) {
+        if (stream.remoteWindow == null) {
+            return;
+        }
+        boolean writable = isWritable(stream);
+        if (writable != stream.writable) {
+            stream.writable = writable;
+            codec.streamWritabilityChanged(stream);
+        }
+    }
+
+    /** Fails and releases everything queued on a stream that closed. */
+    void streamClosed(DefaultHttp2FrameStream stream, Throwable cause) {
+        if (stream.pendingFrames != null) {
+            Object frame;
+            while ((frame = stream.pendingFrames.pollFirst()) != null) {
+                ReferenceCountUtil.safeRelease(frame);
+                stream.pendingPromises.pollFirst().tryFailure(cause);
+            }
+        }
+        queuedBytes -= stream.pendingBytes;
+        stream.pendingBytes = 0;
+        if (stream.queuedForWrite) {
+            ready.remove(stream);
+            stream.queuedForWrite = false;
+        }
+    }
+
+    /** True while {@code stream} still has DATA queued that a closing state would drop. */
+    static boolean canStillSend(DefaultHttp2FrameStream stream) {
+        Http2StreamState state = stream.state;
+        return state == Http2StreamState.OPEN || state == Http2StreamState.HALF_CLOSED_REMOTE;
+    }
+}

@@ -1,0 +1,11 @@
+package io.weir.handler.codec.http2;
+
+/** What the multiplexer learns from the codec about its streams besides frames. Event loop only. */
+interface Http2StreamObserver {
+
+    /** The stream closed (both sides ended, or a reset, or the connection ended); its child should close. */
+    void streamClosed(DefaultHttp2FrameStream stream);
+
+    /** The stream's {@link Http2FrameCodec#isWritable writability} changed. */
+    void streamWritabilityChanged(DefaultHttp2FrameStream stream);
+}

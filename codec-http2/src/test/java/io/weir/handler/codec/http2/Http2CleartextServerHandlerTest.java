@@ -1,0 +1,121 @@
+package io.weir.handler.codec.http2;
+
+import static io.weir.handler.codec.http2.Http2FrameClient.find;
+import static io.weir.handler.codec.http2.Http2FrameClient.get;
+import static io.weir.handler.codec.http2.internal.Http2Frames.DATA;
+import static io.weir.handler.codec.http2.internal.Http2Frames.HEADERS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelInitializer;
+import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.http.HttpObjectAggregator;
+import io.weir.handler.codec.http.HttpServerCodec;
+import io.weir.handler.codec.http2.Http2FrameClient.Event;
+import io.weir.handler.codec.http2.internal.Http2Frames;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class Http2CleartextServerHandlerTest {
+
+    private static Http2CleartextServerHandler handler() {
+        ChannelInitializer<Channel> streams = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(), new HttpObjectAggregator(1024),
+                        new Http2StreamFrameToHttpObjectCodecTest.Describe());
+            }
+        };
+        ChannelInitializer<Channel> http1 = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1024),
+                        new Http2StreamFrameToHttpObjectCodecTest.Describe());
+            }
+        };
+        return new Http2CleartextServerHandler(new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(),
+                streams), http1);
+    }
+
+    @Test
+    void priorKnowledgeGetsHttp2() {
+        try (Http2FrameClient c = new Http2FrameClient(handler())) {
+            // The preface in two pieces: the handler waits for all 24 octets.
+            ByteBuf preface = Unpooled.wrappedBuffer(Http2Frames.connectionPreface());
+            c.channel.writeInbound(preface.readRetainedSlice(10));
+            c.raw(preface);
+            c.frame(Http2Frames.SETTINGS, 0, 0, new byte[0]);
+            c.headers(1, get("/pk"), true);
+            List<Event> events = c.read();
+            assertThat(find(events, HEADERS).headers().status().toString()).isEqualTo("200");
+            assertThat(Http2FrameClient.text(find(events, DATA))).startsWith("GET /pk");
+        }
+    }
+
+    @Test
+    void http1RequestIsServedAsHttp1() {
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            ch.writeInbound(Unpooled.copiedBuffer("GET /one HTTP/1.1\r\nHost: h\r\n\r\n", StandardCharsets.US_ASCII));
+            String response = readAll(ch);
+            assertThat(response).startsWith("HTTP/1.1 200 OK").contains("GET /one host=h");
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void upgradeToH2cServesTheRequestAsStreamOne() throws Http2Exception {
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            ch.writeInbound(Unpooled.copiedBuffer("GET /up HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings"
+                    + "\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n", StandardCharsets.US_ASCII));
+            ByteBuf first = ch.readOutbound();
+            String head = first.toString(StandardCharsets.US_ASCII);
+            first.release();
+            assertThat(head).startsWith("HTTP/1.1 101 Switching Protocols");
+            RecordingClient frames = new RecordingClient();
+            ByteBuf out;
+            while ((out = ch.readOutbound()) != null) {
+                frames.read(out);
+            }
+            assertThat(frames.client.events).anyMatch(e -> e.type() == HEADERS && e.streamId() == 1);
+            assertThat(frames.client.events.stream().filter(e -> e.type() == DATA).map(Http2FrameClient::text))
+                    .anyMatch(t -> t.startsWith("GET /up host=h"));
+            frames.client.close();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void malformedHttp2SettingsIsNotAnUpgrade() {
+        assertThat(Http2ServerUpgradeHandler.decodeSettings("AAMAAABkAAQAAP__")).isNotNull();
+        assertThat(Http2ServerUpgradeHandler.decodeSettings("AAMAAABk!")).isNull();
+        // SETTINGS_ENABLE_PUSH of 2 is invalid (RFC 9113 §6.5.2).
+        assertThat(Http2ServerUpgradeHandler.decodeSettings("AAIAAAAC")).isNull();
+    }
+
+    /** Parses server frames that follow a 101 with the test client's reader. */
+    private static final class RecordingClient {
+        final Http2FrameClient client = new Http2FrameClient();
+
+        void read(ByteBuf out) {
+            client.channel.writeOutbound(out);
+            client.read();
+        }
+    }
+
+    private static String readAll(EmbeddedChannel ch) {
+        StringBuilder sb = new StringBuilder();
+        ByteBuf b;
+        while ((b = ch.readOutbound()) != null) {
+            sb.append(b.toString(StandardCharsets.US_ASCII));
+            b.release();
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,416 @@
+package io.weir.handler.codec.http2;
+
+import static io.weir.handler.codec.http2.Http2FrameClient.find;
+import static io.weir.handler.codec.http2.Http2FrameClient.get;
+import static io.weir.handler.codec.http2.Http2FrameClient.post;
+import static io.weir.handler.codec.http2.internal.Http2Frames.DATA;
+import static io.weir.handler.codec.http2.internal.Http2Frames.GOAWAY;
+import static io.weir.handler.codec.http2.internal.Http2Frames.HEADERS;
+import static io.weir.handler.codec.http2.internal.Http2Frames.PING;
+import static io.weir.handler.codec.http2.internal.Http2Frames.RST_STREAM;
+import static io.weir.handler.codec.http2.internal.Http2Frames.SETTINGS;
+import static io.weir.handler.codec.http2.internal.Http2Frames.WINDOW_UPDATE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.buffer.Unpooled;
+import io.weir.handler.codec.http2.Http2FrameClient.Event;
+import io.weir.handler.codec.http2.internal.Http2Frames;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class Http2FrameCodecTest {
+
+    private static Http2FrameClient client(Http2FrameCodec codec, FrameRecorder app) {
+        return new Http2FrameClient(codec, app);
+    }
+
+    /** A request on stream 1 with the client's initial window set, answered with 100 octets of body. */
+    private static Http2FrameStream respondWithHundredOctets(Http2FrameClient c, FrameRecorder app, int window) {
+        c.raw(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+        c.settings(Http2Settings.INITIAL_WINDOW_SIZE, window);
+        c.frame(SETTINGS, Http2Frames.FLAG_ACK, 0, new byte[0]);
+        c.headers(1, get("/"), true);
+        c.read();
+        Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+        c.channel.write(new Http2HeadersFrame(stream, new Http2Headers().status("200"), false));
+        c.channel.writeAndFlush(new Http2DataFrame(stream, Unpooled.copiedBuffer(new byte[100]), true, 0));
+        return stream;
+    }
+
+    @Test
+    void serverAdvertisesItsLimitsAndAcknowledgesSettings() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app)) {
+            c.raw(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+            c.frame(SETTINGS, 0, 0, new byte[0]);
+            List<Event> events = c.read();
+            assertThat(events.get(0).type()).isEqualTo(SETTINGS);
+            assertThat(events.get(0).code()).isEqualTo(Http2FrameCodec.DEFAULT_MAX_CONCURRENT_STREAMS);
+            assertThat(events).anyMatch(e -> e.type() == SETTINGS && e.ack());
+            assertThat(events).anyMatch(e -> e.type() == WINDOW_UPDATE && e.streamId() == 0);
+            assertThat(app.of(Http2SettingsFrame.class)).hasSize(1);
+        }
+    }
+
+    @Test
+    void requestIsFiredAndResponseWritten() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, get("/hello"), true);
+            c.read();
+            Http2HeadersFrame request = app.of(Http2HeadersFrame.class).get(0);
+            assertThat(request.headers().path().toString()).isEqualTo("/hello");
+            assertThat(request.endStream()).isTrue();
+            assertThat(request.stream().id()).isEqualTo(1);
+            c.channel.write(new Http2HeadersFrame(request.stream(), new Http2Headers().status("200"), false));
+            c.channel.writeAndFlush(new Http2DataFrame(request.stream(), Unpooled.copiedBuffer(new byte[] {'h', 'i'}),
+                    true, 0));
+            List<Event> events = c.read();
+            assertThat(find(events, HEADERS).headers().status().toString()).isEqualTo("200");
+            Event data = find(events, DATA);
+            assertThat(Http2FrameClient.text(data)).isEqualTo("hi");
+            assertThat(data.endStream()).isTrue();
+            assertThat(request.stream().isActive()).isFalse();
+        }
+    }
+
+    @Test
+    void pingIsAnswered() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.ping(0x1122334455667788L);
+            Event pong = find(c.read(), PING);
+            assertThat(pong.ack()).isTrue();
+            assertThat(pong.code()).isEqualTo(0x1122334455667788L);
+        }
+    }
+
+    @Test
+    void unacknowledgedSettingsEndTheConnection() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder())) {
+            c.raw(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+            c.frame(SETTINGS, 0, 0, new byte[0]);
+            c.read();
+            c.advance(Http2FrameCodec.DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS);
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.SETTINGS_TIMEOUT.code());
+            assertThat(c.channel.isOpen()).isFalse();
+        }
+    }
+
+    @Test
+    void streamsBeyondTheLimitAreRefused() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodecBuilder.forServer().maxConcurrentStreams(3).build(), app)
+                .handshake()) {
+            for (int i = 0; i < 4; i++) {
+                c.headers(1 + 2 * i, get("/"), false);
+            }
+            Event rst = find(c.read(), RST_STREAM);
+            assertThat(rst.streamId()).isEqualTo(7);
+            assertThat(rst.code()).isEqualTo(Http2Error.REFUSED_STREAM.code());
+            assertThat(app.of(Http2HeadersFrame.class)).hasSize(3);
+        }
+    }
+
+    @Test
+    void rapidResetIsCutOff() {
+        try (Http2FrameClient c = client(Http2FrameCodecBuilder.forServer().maxResetsPerWindow(50, 30_000).build(),
+                new FrameRecorder()).handshake()) {
+            for (int i = 0; i < 60; i++) {
+                c.headers(1 + 2 * i, get("/"), false);
+                c.rst(1 + 2 * i, Http2Error.CANCEL);
+            }
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+            assertThat(c.channel.isOpen()).isFalse();
+        }
+    }
+
+    @Test
+    void resetsSpreadOverTimeAreAllowed() {
+        try (Http2FrameClient c = client(Http2FrameCodecBuilder.forServer().maxResetsPerWindow(50, 1_000).build(),
+                new FrameRecorder()).handshake()) {
+            for (int i = 0; i < 120; i++) {
+                c.headers(1 + 2 * i, get("/"), false);
+                c.rst(1 + 2 * i, Http2Error.CANCEL);
+                if (i % 40 == 39) {
+                    c.read();
+                    c.advance(1_000);
+                }
+            }
+            assertThat(find(c.read(), GOAWAY)).isNull();
+            assertThat(c.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void madeYouResetIsCutOff() {
+        // MadeYouReset: frames that are only stream errors make the server reset streams it keeps counting.
+        try (Http2FrameClient c = client(Http2FrameCodecBuilder.forServer().maxResetsPerWindow(50, 30_000).build(),
+                new FrameRecorder()).handshake()) {
+            for (int i = 0; i < 60; i++) {
+                c.headers(1 + 2 * i, get("/"), true);
+                // DATA on a half-closed (remote) stream: a stream error STREAM_CLOSED.
+                c.data(1 + 2 * i, new byte[] {1}, false);
+            }
+            List<Event> events = c.read();
+            assertThat(events).anyMatch(e -> e.type() == RST_STREAM && e.code() == Http2Error.STREAM_CLOSED.code());
+            Event goAway = find(events, GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void pingFloodIsCutOff() {
+        try (Http2FrameClient c = client(Http2FrameCodecBuilder.forServer().maxQueuedControlFrames(100).build(),
+                new FrameRecorder()).handshake()) {
+            for (int i = 0; i < 200; i++) {
+                c.ping(i);
+            }
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+            assertThat(c.channel.isOpen()).isFalse();
+        }
+    }
+
+    @Test
+    void settingsFloodIsCutOff() {
+        try (Http2FrameClient c = client(Http2FrameCodecBuilder.forServer().maxQueuedControlFrames(100).build(),
+                new FrameRecorder()).handshake()) {
+            for (int i = 0; i < 200; i++) {
+                c.settings(Http2Settings.MAX_CONCURRENT_STREAMS, i);
+            }
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void emptyDataFloodIsCutOff() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.headers(1, post("/"), false);
+            for (int i = 0; i <= Http2FrameCodec.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES; i++) {
+                c.data(1, new byte[0], false);
+            }
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void continuationFloodIsCutOff() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.frame(HEADERS, 0, 1, new byte[] {(byte) 0x82});
+            for (int i = 0; i < 100; i++) {
+                c.frame(Http2Frames.CONTINUATION, 0, 1, new byte[0]);
+            }
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void contentLengthMismatchIsMalformed() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, post("/").add("content-length", "10"), false);
+            c.data(1, new byte[5], true);
+            Event rst = find(c.read(), RST_STREAM);
+            assertThat(rst.code()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+            assertThat(app.of(Http2DataFrame.class)).isEmpty();
+        }
+    }
+
+    @Test
+    void requestMissingPathIsMalformed() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, new Http2Headers().method("GET").scheme("http").authority("a"), true);
+            Event rst = find(c.read(), RST_STREAM);
+            assertThat(rst.code()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+            assertThat(app.of(Http2HeadersFrame.class)).isEmpty();
+            c.headers(3, get("/"), true);
+            c.read();
+            assertThat(app.of(Http2HeadersFrame.class)).hasSize(1);
+        }
+    }
+
+    @Test
+    void oversizedHeaderListIsRefused() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            // Above the advertised 8 KiB plus the tolerance.
+            c.headers(1, get("/").add("x-big", "a".repeat(11_000)), true);
+            List<Event> events = c.read();
+            assertThat(find(events, RST_STREAM)).isNotNull();
+            assertThat(app.of(Http2HeadersFrame.class)).isEmpty();
+        }
+    }
+
+    @Test
+    void hpackBombIsRejected() {
+        // One 4,000-octet field enters the dynamic table, then 20 one-octet references to it: a 80 KB list.
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+            block.writeBytes(new byte[] {(byte) 0x82, (byte) 0x86, (byte) 0x84, 0x41, 0x01, 'a'});
+            block.write(0x40); // literal with incremental indexing, new name
+            block.write(0x05);
+            block.writeBytes("x-big".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            block.write(0x7f); // value length 4000: 127 + 3873 as a 7-bit prefix integer
+            int rest = 4000 - 127;
+            block.write(0x80 | (rest & 0x7f));
+            block.write(rest >>> 7);
+            block.writeBytes("b".repeat(4000).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            for (int i = 0; i < 20; i++) {
+                block.write(0xbe); // indexed field 62: the entry just added
+            }
+            c.frame(HEADERS, Http2Frames.FLAG_END_HEADERS | Http2Frames.FLAG_END_STREAM, 1, block.toByteArray());
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void dynamicTableSizeAbuseIsRejected() {
+        // A table size update above the SETTINGS_HEADER_TABLE_SIZE we advertised (4,096): RFC 7541 §6.3.
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.frame(HEADERS, Http2Frames.FLAG_END_HEADERS | Http2Frames.FLAG_END_STREAM, 1,
+                    new byte[] {0x3f, (byte) 0xe1, (byte) 0xff, 0x03, (byte) 0x82, (byte) 0x86, (byte) 0x84});
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.COMPRESSION_ERROR.code());
+        }
+    }
+
+    @Test
+    void headerCountFloodIsRefused() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            Http2Headers many = get("/");
+            for (int i = 0; i < Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT; i++) {
+                many.add("x", "1");
+            }
+            c.headers(1, many, true);
+            assertThat(find(c.read(), RST_STREAM)).isNotNull();
+            assertThat(app.of(Http2HeadersFrame.class)).isEmpty();
+        }
+    }
+
+    @Test
+    void dataWaitsForTheStreamWindow() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app)) {
+            Http2FrameStream stream = respondWithHundredOctets(c, app, 10);
+            List<Event> first = c.read();
+            assertThat(first.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
+                    .isEqualTo(10);
+            Http2FrameCodec codec = c.channel.pipeline().get(Http2FrameCodec.class);
+            assertThat(codec.isWritable(stream)).isFalse();
+            c.windowUpdate(1, 90);
+            List<Event> rest = c.read();
+            assertThat(rest.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
+                    .isEqualTo(90);
+            assertThat(rest.get(rest.size() - 1).endStream()).isTrue();
+        }
+    }
+
+    @Test
+    void receiveWindowIsRefilledOnlyAsTheApplicationConsumes() {
+        FrameRecorder app = new FrameRecorder();
+        Http2FrameCodec codec = Http2FrameCodec.forServer();
+        try (Http2FrameClient c = client(codec, app).handshake()) {
+            c.headers(1, post("/"), false);
+            c.data(1, new byte[16_384], false);
+            c.data(1, new byte[16_384], false);
+            c.data(1, new byte[16_384], false);
+            List<Event> events = c.read();
+            assertThat(events).noneMatch(e -> e.type() == WINDOW_UPDATE && e.streamId() == 1);
+            Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+            c.channel.writeAndFlush(new Http2WindowUpdateFrame(stream, 3 * 16_384));
+            assertThat(c.read()).anyMatch(e -> e.type() == WINDOW_UPDATE && e.streamId() == 1
+                    && e.code() == 3 * 16_384);
+        }
+    }
+
+    @Test
+    void stalledStreamIsReset() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app)) {
+            Http2FrameStream stream = respondWithHundredOctets(c, app, 0);
+            c.read();
+            c.advance(Http2FrameCodec.DEFAULT_STREAM_STALL_TIMEOUT_MILLIS);
+            c.advance(Http2FrameCodec.DEFAULT_STREAM_STALL_TIMEOUT_MILLIS / 2);
+            Event rst = find(c.read(), RST_STREAM);
+            assertThat(rst.code()).isEqualTo(Http2Error.CANCEL.code());
+            assertThat(stream.isActive()).isFalse();
+        }
+    }
+
+    @Test
+    void windowStallQueueStopsReading() {
+        // A peer that opens no window while the server has much to send: reading stops instead of queueing more.
+        FrameRecorder app = new FrameRecorder();
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer().maxQueuedOutboundBytes(64).build();
+        try (Http2FrameClient c = client(codec, app)) {
+            Http2FrameStream stream = respondWithHundredOctets(c, app, 0);
+            c.read();
+            assertThat(c.channel.config().isAutoRead()).isFalse();
+            c.windowUpdate(1, 100);
+            List<Event> events = c.read();
+            assertThat(events.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
+                    .isEqualTo(100);
+            assertThat(c.channel.config().isAutoRead()).isTrue();
+            assertThat(stream.isActive()).isFalse();
+        }
+    }
+
+    @Test
+    void gracefulCloseSendsTwoGoAways() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, get("/"), true);
+            c.read();
+            c.channel.close();
+            List<Event> events = c.read();
+            Event first = find(events, GOAWAY);
+            assertThat(first.streamId()).isEqualTo(Http2Frames.MAX_STREAM_ID);
+            Event ping = find(events, PING);
+            c.frame(PING, Http2Frames.FLAG_ACK, 0, Http2FrameClient.long64(ping.code()));
+            List<Event> second = c.read();
+            assertThat(find(second, GOAWAY).streamId()).isEqualTo(1);
+            assertThat(c.channel.isOpen()).isTrue(); // stream 1 still open
+            Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+            c.channel.writeAndFlush(new Http2HeadersFrame(stream, new Http2Headers().status("204"), true));
+            c.read();
+            assertThat(c.channel.isOpen()).isFalse();
+        }
+    }
+
+    @Test
+    void streamIdExhaustionEndsInACleanGoAway() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.headers(Http2Frames.MAX_STREAM_ID, get("/"), true);
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.NO_ERROR.code());
+        }
+    }
+
+    @Test
+    void dataOnAnIdleStreamIsAConnectionError() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.data(5, new byte[1], true);
+            assertThat(find(c.read(), GOAWAY).code()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+        }
+    }
+
+    @Test
+    void rfc9218PriorityIsParsed() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, get("/").add("priority", "u=1, i"), true);
+            c.read();
+            Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+            assertThat(stream.urgency()).isEqualTo(1);
+            assertThat(stream.incremental()).isTrue();
+        }
+    }
+}

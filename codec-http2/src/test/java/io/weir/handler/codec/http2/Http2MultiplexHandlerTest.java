@@ -1,0 +1,229 @@
+package io.weir.handler.codec.http2;
+
+import static io.weir.handler.codec.http2.Http2FrameClient.find;
+import static io.weir.handler.codec.http2.Http2FrameClient.get;
+import static io.weir.handler.codec.http2.Http2FrameClient.post;
+import static io.weir.handler.codec.http2.internal.Http2Frames.DATA;
+import static io.weir.handler.codec.http2.internal.Http2Frames.GOAWAY;
+import static io.weir.handler.codec.http2.internal.Http2Frames.HEADERS;
+import static io.weir.handler.codec.http2.internal.Http2Frames.RST_STREAM;
+import static io.weir.handler.codec.http2.internal.Http2Frames.WINDOW_UPDATE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelInitializer;
+import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.http2.Http2FrameClient.Event;
+import io.weir.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class Http2MultiplexHandlerTest {
+
+    /** Answers each request with "200" and the request path as the body. */
+    @ChannelHandler.Sharable
+    static final class PathEcho implements ChannelHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof Http2HeadersFrame h && h.headers().path() != null) {
+                ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
+                ctx.writeAndFlush(new Http2DataFrame(Unpooled.copiedBuffer(h.headers().path().toString(),
+                        StandardCharsets.UTF_8), true));
+            }
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** Children that close as soon as they read their first frame. */
+    private static ChannelInitializer<Channel> closeOnFirstFrame() {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ReferenceCountUtil.release(msg);
+                        ctx.close();
+                    }
+                });
+            }
+        };
+    }
+
+    @Test
+    void eachStreamGetsItsOwnChildChannel() {
+        List<Channel> children = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                children.add(ch);
+                ch.pipeline().addLast(new PathEcho(), new ChannelHandler() {
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        errors.add(cause);
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, get("/a"), true);
+            c.headers(3, get("/b"), true);
+            List<Event> events = c.read();
+            assertThat(events.stream().filter(e -> e.type() == DATA).map(Http2FrameClient::text))
+                    .containsExactly("/a", "/b");
+            assertThat(children).hasSize(2);
+            assertThat(children.get(0).parent()).isSameAs(c.channel);
+            assertThat(((Http2StreamChannel) children.get(1)).stream().id()).isEqualTo(3);
+            assertThat(children).allMatch(ch -> !ch.isOpen());
+            // The last write closes the stream and so the child, without failing that write.
+            assertThat(errors).isEmpty();
+        }
+    }
+
+    @Test
+    void receiveWindowFollowsTheChildsReads() {
+        List<Channel> children = new ArrayList<>();
+        List<Object> read = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                children.add(ch);
+                ch.config().setAutoRead(false);
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        read.add(msg);
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, post("/"), false);
+            for (int i = 0; i < 3; i++) {
+                c.data(1, new byte[16_384], false);
+            }
+            assertThat(c.read()).noneMatch(e -> e.type() == WINDOW_UPDATE && e.streamId() == 1);
+            assertThat(read).isEmpty();
+            Channel child = children.get(0);
+            for (int i = 0; i < 4; i++) {
+                child.read();
+            }
+            assertThat(read).hasSize(4);
+            Event update = find(c.read(), WINDOW_UPDATE);
+            assertThat(update).isNotNull();
+            assertThat(update.code()).isEqualTo(2 * 16_384);
+        }
+    }
+
+    @Test
+    void childWritabilityFollowsTheStreamWindow() {
+        List<Channel> children = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                children.add(ch);
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))) {
+            c.raw(Unpooled.wrappedBuffer(io.weir.handler.codec.http2.internal.Http2Frames.connectionPreface()));
+            c.settings(Http2Settings.INITIAL_WINDOW_SIZE, 100);
+            c.headers(1, get("/"), true);
+            c.read();
+            Channel child = children.get(0);
+            assertThat(child.isWritable()).isTrue();
+            child.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
+            child.writeAndFlush(new Http2DataFrame(Unpooled.copiedBuffer(new byte[150]), true));
+            c.channel.runPendingTasks();
+            assertThat(child.isWritable()).isFalse();
+            c.read();
+            c.windowUpdate(1, 100);
+            List<Event> events = c.read();
+            assertThat(events.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
+                    .isEqualTo(50);
+        }
+    }
+
+    @Test
+    void closingAChildResetsItsStreamWithCancel() {
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(closeOnFirstFrame())).handshake()) {
+            c.headers(1, get("/"), false);
+            Event rst = find(c.read(), RST_STREAM);
+            assertThat(rst.code()).isEqualTo(Http2Error.CANCEL.code());
+        }
+    }
+
+    @Test
+    void rapidResetThroughTheMultiplexerIsCutOff() {
+        // The application gives up on each stream: every one is a reset the server sends.
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodecBuilder.forServer()
+                .maxResetsPerWindow(20, 30_000).build(), new Http2MultiplexHandler(closeOnFirstFrame()))
+                .handshake()) {
+            for (int i = 0; i < 30; i++) {
+                c.headers(1 + 2 * i, get("/"), false);
+            }
+            assertThat(find(c.read(), GOAWAY).code()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+
+    @Test
+    void clientOpensStreamsWithTheBootstrap() throws Exception {
+        ChannelInitializer<Channel> serverInit = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new PathEcho());
+            }
+        };
+        EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(serverInit));
+        EmbeddedChannel client = new EmbeddedChannel(Http2FrameCodecBuilder.forClient().build(),
+                new Http2MultiplexHandler(new PathEcho()));
+        try {
+            List<Object> responses = new ArrayList<>();
+            Http2StreamChannel stream = new Http2StreamChannelBootstrap(client).handler(new ChannelHandler() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (msg instanceof Http2DataFrame d) {
+                        responses.add(d.content().toString(StandardCharsets.UTF_8));
+                    } else {
+                        responses.add(msg);
+                    }
+                    ReferenceCountUtil.release(msg);
+                }
+            }).open().get(5, TimeUnit.SECONDS);
+            stream.writeAndFlush(new Http2HeadersFrame(get("/from-client"), true));
+            for (int i = 0; i < 4; i++) {
+                pump(client, server);
+                pump(server, client);
+            }
+            assertThat(stream.stream().id()).isEqualTo(1);
+            assertThat(responses).hasSize(2);
+            assertThat(((Http2HeadersFrame) responses.get(0)).headers().status().toString()).isEqualTo("200");
+            assertThat(responses.get(1)).isEqualTo("/from-client");
+            assertThat(stream.isOpen()).isFalse();
+        } finally {
+            client.finishAndReleaseAll();
+            server.finishAndReleaseAll();
+        }
+    }
+
+    private static void pump(EmbeddedChannel from, EmbeddedChannel to) {
+        from.runPendingTasks();
+        ByteBuf b;
+        while ((b = from.readOutbound()) != null) {
+            to.writeInbound(b);
+        }
+        to.runPendingTasks();
+    }
+}
