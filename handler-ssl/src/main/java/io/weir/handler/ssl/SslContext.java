@@ -4,10 +4,12 @@ import io.weir.buffer.ByteBufAllocator;
 import io.weir.handler.ssl.internal.jdk.JdkEngineFactory;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import javax.net.ssl.SSLEngine;
 
 /**
- * A configured TLS endpoint (client or server) from which each connection gets a new {@link SSLEngine}. Built by {@link SslContextBuilder}; immutable and safe to share between threads and
+ * A configured TLS endpoint (client or server) from which each connection gets a new {@link SSLEngine} and
+ * {@link SslHandler}. Built by {@link SslContextBuilder}; immutable and safe to share between threads and
  * channels. Certificates, keys, trust, protocols, cipher suites, ALPN and the session cache are fixed at build
  * time.
  */
@@ -61,5 +63,24 @@ public final class SslContext {
     public SSLEngine newEngine(ByteBufAllocator alloc, String peerHost, int peerPort) {
         Objects.requireNonNull(alloc, "alloc");
         return engines.newEngine(peerHost, peerPort);
+    }
+
+    /** A new {@link SslHandler} over {@link #newEngine(ByteBufAllocator)}. */
+    public SslHandler newHandler(ByteBufAllocator alloc) {
+        return new SslHandler(newEngine(alloc));
+    }
+
+    /** A new {@link SslHandler} over {@link #newEngine(ByteBufAllocator, String, int)}. */
+    public SslHandler newHandler(ByteBufAllocator alloc, String peerHost, int peerPort) {
+        return new SslHandler(newEngine(alloc, peerHost, peerPort));
+    }
+
+    /**
+     * A new {@link SslHandler} whose engine's delegated tasks (certificate checks, key agreement) run on
+     * {@code delegatedTaskExecutor} rather than on the event loop.
+     */
+    public SslHandler newHandler(ByteBufAllocator alloc, String peerHost, int peerPort,
+                                 Executor delegatedTaskExecutor) {
+        return new SslHandler(newEngine(alloc, peerHost, peerPort), false, delegatedTaskExecutor);
     }
 }
