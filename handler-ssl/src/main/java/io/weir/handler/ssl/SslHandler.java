@@ -118,6 +118,7 @@ public final class SslHandler implements ChannelHandler {
     private boolean readDuringHandshake;
     private boolean tls13;
     private boolean heldUnwritable;
+    private int wrapBufferSize;
 
     /** A handler over {@code engine}, whose client or server mode is already set. */
     public SslHandler(SSLEngine engine) {
@@ -435,6 +436,7 @@ public final class SslHandler implements ChannelHandler {
         }
         cancel(handshakeTimeout);
         tls13 = "TLSv1.3".equals(engine.getSession().getProtocol());
+        wrapBufferSize = 0; // the negotiated session's packet size replaces the handshake's
         handshakePromise.trySuccess(ctx.channel());
         ctx.fireUserEventTriggered(SslHandshakeCompletionEvent.SUCCESS);
         if (flushRequested) {
@@ -836,8 +838,9 @@ public final class SslHandler implements ChannelHandler {
                 return;
             }
             int sources = pending.fill(wrapSources, TlsRecords.MAX_PLAINTEXT_LENGTH);
-            int plaintext = (int) Math.min(pending.readableBytes(), TlsRecords.MAX_PLAINTEXT_LENGTH);
-            ByteBuf out = ctx.alloc().directBuffer(plaintext + MAX_RECORD_OVERHEAD_BYTES);
+            // The JDK engine refuses (BUFFER_OVERFLOW) any destination smaller than the session's packet size,
+            // whatever the plaintext, so asking for less would only cost a second allocation and a copy.
+            ByteBuf out = ctx.alloc().directBuffer(wrapBufferSize());
             SSLEngineResult result;
             try {
                 for (;;) {
@@ -868,6 +871,16 @@ public final class SslHandler implements ChannelHandler {
                 return;
             }
         }
+    }
+
+    private int wrapBufferSize() {
+        int size = wrapBufferSize;
+        if (size == 0) {
+            size = Math.max(engine.getSession().getPacketBufferSize(),
+                    TlsRecords.MAX_PLAINTEXT_LENGTH + MAX_RECORD_OVERHEAD_BYTES);
+            wrapBufferSize = size;
+        }
+        return size;
     }
 
     private void writeRecord(ChannelHandlerContext ctx, ByteBuf out, int done) {
