@@ -31,8 +31,9 @@ import javax.net.ssl.SSLSession;
  * Encrypts what is written and decrypts what is read through an {@link SSLEngine}; add it first in the pipeline
  * of a TLS connection (one instance per channel, from {@link SslContext#newHandler}).
  *
- * <p><b>Buffers.</b> Inbound: each {@link ByteBuf} read is released here; decrypted bytes go on as pooled direct
- * {@code ByteBuf}s that the next handler owns and releases. Outbound: written {@code ByteBuf}s are owned here
+ * <p><b>Buffers.</b> Inbound: each {@link ByteBuf} read is released here; decrypted bytes go on as pooled
+ * {@code ByteBuf}s (heap for the JDK engine, whose cipher is faster on arrays) that the next handler owns and
+ * releases; held partial records are pooled direct. Outbound: written {@code ByteBuf}s are owned here
  * from {@code write} on and released once encrypted (or when the write fails); anything else written is released
  * and its promise failed with {@link UnsupportedMessageTypeException}. On {@code flush}, queued writes are
  * coalesced into records of up to 16 KiB (the engine gathers several buffers into one record). A write's promise
@@ -84,6 +85,8 @@ public final class SslHandler implements ChannelHandler {
      * handshake), and sets again below the low water mark, so writers above it see back-pressure.
      */
     public static final int PENDING_PLAINTEXT_WRITABILITY_INDEX = 31;
+    /** Whether the engine's output goes to direct buffers; false for the JDK's engine (see engineBuffer). */
+    private static final boolean ENGINE_WANTS_DIRECT_BUFFERS = false;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     private static final ByteBuffer[] EMPTY_SOURCES = {EMPTY};
 
@@ -683,7 +686,7 @@ public final class SslHandler implements ChannelHandler {
             switch (result.getStatus()) {
                 case BUFFER_OVERFLOW:
                     fireDecrypted(ctx);
-                    decrypted = ctx.alloc().directBuffer(engine.getSession().getApplicationBufferSize());
+                    decrypted = engineBuffer(ctx, engine.getSession().getApplicationBufferSize());
                     continue;
                 case BUFFER_UNDERFLOW:
                     throw new SSLException("the engine wants more than the complete record of " + length + " bytes");
@@ -715,6 +718,17 @@ public final class SslHandler implements ChannelHandler {
         }
     }
 
+    /**
+     * A buffer the engine writes records or plaintext into. Heap for the JDK engine: its AES-GCM works on arrays
+     * and, given direct buffers, copies through temporary arrays it allocates per record (measured: twice the
+     * garbage per 1 KiB round trip and about half the throughput, SslHandlerBenchmark). The transport copies a heap
+     * record into pooled direct memory once on its way to the socket. An engine working on native memory (the
+     * OpenSSL provider to come) wants direct buffers here.
+     */
+    private ByteBuf engineBuffer(ChannelHandlerContext ctx, int capacity) {
+        return ENGINE_WANTS_DIRECT_BUFFERS ? ctx.alloc().directBuffer(capacity) : ctx.alloc().heapBuffer(capacity);
+    }
+
     private ByteBuf decryptedBuffer(ChannelHandlerContext ctx, int recordLength, int available) {
         ByteBuf out = decrypted;
         if (out != null && out.writableBytes() >= recordLength) {
@@ -723,7 +737,7 @@ public final class SslHandler implements ChannelHandler {
         fireDecrypted(ctx);
         // Plaintext is never longer than its ciphertext, so a record always fits in a buffer of its own length.
         // Sized for the records already read (bounded), so that one read gives one decrypted buffer.
-        out = ctx.alloc().directBuffer(Math.max(recordLength, Math.min(MAX_DECRYPTED_CHUNK_BYTES, available)));
+        out = engineBuffer(ctx, Math.max(recordLength, Math.min(MAX_DECRYPTED_CHUNK_BYTES, available)));
         decrypted = out;
         return out;
     }
@@ -840,7 +854,7 @@ public final class SslHandler implements ChannelHandler {
             int sources = pending.fill(wrapSources, TlsRecords.MAX_PLAINTEXT_LENGTH);
             // The JDK engine refuses (BUFFER_OVERFLOW) any destination smaller than the session's packet size,
             // whatever the plaintext, so asking for less would only cost a second allocation and a copy.
-            ByteBuf out = ctx.alloc().directBuffer(wrapBufferSize());
+            ByteBuf out = engineBuffer(ctx, wrapBufferSize());
             SSLEngineResult result;
             try {
                 for (;;) {
