@@ -1,0 +1,86 @@
+package io.weir.handler.ssl;
+
+import io.weir.buffer.ByteBufAllocator;
+import io.weir.handler.ssl.internal.jdk.JdkEngineFactory;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * A configured TLS endpoint (client or server) from which each connection gets a new {@link SSLEngine} and
+ * {@link SslHandler}. Built by {@link SslContextBuilder}; immutable and safe to share between threads and
+ * channels. Certificates, keys, trust, protocols, cipher suites, ALPN and the session cache are fixed at build
+ * time.
+ */
+public final class SslContext {
+    private final SslProvider provider;
+    private final boolean client;
+    private final JdkEngineFactory engines;
+    private final List<String> applicationProtocols;
+
+    SslContext(SslProvider provider, boolean client, JdkEngineFactory engines, List<String> applicationProtocols) {
+        this.provider = provider;
+        this.client = client;
+        this.engines = engines;
+        this.applicationProtocols = List.copyOf(applicationProtocols);
+    }
+
+    /** The provider behind this context's engines. */
+    public SslProvider provider() {
+        return provider;
+    }
+
+    /** Whether engines act as clients. */
+    public boolean isClient() {
+        return client;
+    }
+
+    /** Whether engines act as servers. */
+    public boolean isServer() {
+        return !client;
+    }
+
+    /** The ALPN protocols in preference order; empty when ALPN is off. */
+    public List<String> applicationProtocols() {
+        return applicationProtocols;
+    }
+
+    /**
+     * A new engine with no peer information: fine for servers; a client engine made this way cannot verify the
+     * server's host name, so its handshake fails unless hostname verification was turned off.
+     *
+     * @param alloc reserved for providers that allocate native buffers; the JDK provider does not use it
+     */
+    public SSLEngine newEngine(ByteBufAllocator alloc) {
+        return newEngine(alloc, null, -1);
+    }
+
+    /**
+     * A new engine for a connection to {@code peerHost:peerPort}. On clients the host name is sent as SNI (when it
+     * is not an IP literal), verified against the server's certificate, and keys the session cache.
+     */
+    public SSLEngine newEngine(ByteBufAllocator alloc, String peerHost, int peerPort) {
+        Objects.requireNonNull(alloc, "alloc");
+        return engines.newEngine(peerHost, peerPort);
+    }
+
+    /** A new {@link SslHandler} over {@link #newEngine(ByteBufAllocator)}. */
+    public SslHandler newHandler(ByteBufAllocator alloc) {
+        return new SslHandler(newEngine(alloc));
+    }
+
+    /** A new {@link SslHandler} over {@link #newEngine(ByteBufAllocator, String, int)}. */
+    public SslHandler newHandler(ByteBufAllocator alloc, String peerHost, int peerPort) {
+        return new SslHandler(newEngine(alloc, peerHost, peerPort));
+    }
+
+    /**
+     * A new {@link SslHandler} whose engine's delegated tasks (certificate checks, key agreement) run on
+     * {@code delegatedTaskExecutor} rather than on the event loop.
+     */
+    public SslHandler newHandler(ByteBufAllocator alloc, String peerHost, int peerPort,
+                                 Executor delegatedTaskExecutor) {
+        return new SslHandler(newEngine(alloc, peerHost, peerPort), false, delegatedTaskExecutor);
+    }
+}

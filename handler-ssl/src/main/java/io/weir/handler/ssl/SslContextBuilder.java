@@ -1,0 +1,366 @@
+package io.weir.handler.ssl;
+
+import io.weir.handler.ssl.internal.jdk.JdkEngineFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSessionContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * Builds an {@link SslContext}. Safe by default: TLS 1.3 and 1.2 only, the provider's default cipher suites,
+ * hostname verification ({@code "HTTPS"} endpoint identification) on for clients and kept when a custom trust
+ * manager is given, no client authentication, no ALPN. Not thread-safe; build on one thread, then share the
+ * context.
+ *
+ * <pre>{@code
+ * SslContext server = SslContextBuilder.forServer(Path.of("chain.pem"), Path.of("key.pem"))
+ *         .applicationProtocols("h2", "http/1.1").build();
+ * SslContext client = SslContextBuilder.forClient().trustManager(Path.of("ca.pem")).build();
+ * }</pre>
+ */
+public final class SslContextBuilder {
+    /** The protocols enabled when {@link #protocols} is not called. */
+    public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+    /** The server session cache size when none is set: the provider's default (0 keeps it). */
+    public static final int DEFAULT_SESSION_CACHE_SIZE = 0;
+    /** The session timeout when none is set: the provider's default (0 keeps it). */
+    public static final int DEFAULT_SESSION_TIMEOUT_SECONDS = 0;
+    /** The endpoint identification algorithm clients use by default (RFC 2818 / RFC 6125 host name checks). */
+    public static final String DEFAULT_ENDPOINT_IDENTIFICATION = "HTTPS";
+
+    private final boolean client;
+    private SslProvider provider = SslProvider.JDK;
+    private KeyManagerFactory keyManagerFactory;
+    private TrustManagerFactory trustManagerFactory;
+    private List<X509Certificate> trustCertificates;
+    private List<String> protocols = DEFAULT_PROTOCOLS;
+    private List<String> ciphers;
+    private int sessionCacheSize = DEFAULT_SESSION_CACHE_SIZE;
+    private int sessionTimeoutSeconds = DEFAULT_SESSION_TIMEOUT_SECONDS;
+    private ClientAuth clientAuth = ClientAuth.NONE;
+    private List<String> applicationProtocols = List.of();
+    private String endpointIdentificationAlgorithm = DEFAULT_ENDPOINT_IDENTIFICATION;
+
+    private SslContextBuilder(boolean client) {
+        this.client = client;
+    }
+
+    /** A server presenting the PEM certificate chain (leaf first) and unencrypted private key in these files. */
+    public static SslContextBuilder forServer(Path certChainPem, Path keyPem) throws IOException {
+        return forServer(certChainPem, keyPem, null);
+    }
+
+    /**
+     * A server presenting the PEM certificate chain and private key in these files; {@code keyPassword} decrypts
+     * an {@code ENCRYPTED PRIVATE KEY} (null for an unencrypted key).
+     *
+     * @throws PemException if either file is malformed
+     */
+    public static SslContextBuilder forServer(Path certChainPem, Path keyPem, char[] keyPassword) throws IOException {
+        return new SslContextBuilder(false).keyManager(certChainPem, keyPem, keyPassword);
+    }
+
+    /** As {@link #forServer(Path, Path, char[])}, reading (not closing) the two streams. */
+    public static SslContextBuilder forServer(InputStream certChainPem, InputStream keyPem, char[] keyPassword)
+            throws IOException {
+        return new SslContextBuilder(false).keyManager(certChainPem, keyPem, keyPassword);
+    }
+
+    /** As {@link #forServer(Path, Path)}, reading (not closing) the two streams. */
+    public static SslContextBuilder forServer(InputStream certChainPem, InputStream keyPem) throws IOException {
+        return forServer(certChainPem, keyPem, null);
+    }
+
+    /** A server presenting {@code key} and {@code certChain} (leaf first). */
+    public static SslContextBuilder forServer(PrivateKey key, X509Certificate... certChain) {
+        return new SslContextBuilder(false).keyManager(key, certChain);
+    }
+
+    /** A server whose certificates and keys come from {@code keyManagerFactory} (already initialised). */
+    public static SslContextBuilder forServer(KeyManagerFactory keyManagerFactory) {
+        return new SslContextBuilder(false).keyManager(keyManagerFactory);
+    }
+
+    /** A client trusting the JDK's default trust store until {@code trustManager(...)} says otherwise. */
+    public static SslContextBuilder forClient() {
+        return new SslContextBuilder(true);
+    }
+
+    /** The provider; only {@link SslProvider#JDK} exists today. */
+    public SslContextBuilder sslProvider(SslProvider provider) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        return this;
+    }
+
+    /** The certificate chain and key to present (a client's for mutual TLS), from PEM files. */
+    public SslContextBuilder keyManager(Path certChainPem, Path keyPem, char[] keyPassword) throws IOException {
+        return keyManager(PemReader.readPrivateKey(keyPem, keyPassword),
+                PemReader.readCertificates(certChainPem).toArray(new X509Certificate[0]));
+    }
+
+    /** The certificate chain and key to present, from PEM streams (read, not closed). */
+    public SslContextBuilder keyManager(InputStream certChainPem, InputStream keyPem, char[] keyPassword)
+            throws IOException {
+        List<X509Certificate> chain = PemReader.readCertificates(certChainPem);
+        return keyManager(PemReader.readPrivateKey(keyPem, keyPassword), chain.toArray(new X509Certificate[0]));
+    }
+
+    /** The key and certificate chain (leaf first) to present. */
+    public SslContextBuilder keyManager(PrivateKey key, X509Certificate... certChain) {
+        Objects.requireNonNull(key, "key");
+        if (certChain.length == 0) {
+            throw new IllegalArgumentException("the certificate chain is empty");
+        }
+        checkKeyMatches(key, certChain[0]);
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            char[] password = new char[0];
+            store.setKeyEntry("key", key, password, certChain.clone());
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(store, password);
+            this.keyManagerFactory = kmf;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("the key does not match the certificate chain or cannot be stored", e);
+        }
+        return this;
+    }
+
+    /**
+     * Refuses a key that is not the leaf certificate's: a mismatch would otherwise surface only as a failed
+     * handshake on the first connection. Proved by signing a probe and verifying it with the certificate's key.
+     */
+    private static void checkKeyMatches(PrivateKey key, X509Certificate leaf) {
+        String algorithm;
+        switch (key.getAlgorithm()) {
+            case "RSA":
+                algorithm = "SHA256withRSA";
+                break;
+            case "EC":
+                algorithm = "SHA256withECDSA";
+                break;
+            case "EdDSA":
+            case "Ed25519":
+            case "Ed448":
+                algorithm = leaf.getPublicKey().getAlgorithm();
+                break;
+            default:
+                return; // RSASSA-PSS, DSA: left to the handshake
+        }
+        byte[] probe = {'w', 'e', 'i', 'r'};
+        try {
+            java.security.Signature signer = java.security.Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            java.security.Signature verifier = java.security.Signature.getInstance(algorithm);
+            verifier.initVerify(leaf.getPublicKey());
+            verifier.update(probe);
+            if (verifier.verify(signer.sign())) {
+                return;
+            }
+        } catch (GeneralSecurityException | RuntimeException mismatch) {
+            // A key of another type than the certificate's: reported below.
+        }
+        throw new IllegalArgumentException("the " + key.getAlgorithm() + " private key does not belong to the "
+                + leaf.getPublicKey().getAlgorithm() + " certificate " + leaf.getSubjectX500Principal());
+    }
+
+    /** Certificates and keys from {@code keyManagerFactory} (already initialised). */
+    public SslContextBuilder keyManager(KeyManagerFactory keyManagerFactory) {
+        this.keyManagerFactory = Objects.requireNonNull(keyManagerFactory, "keyManagerFactory");
+        return this;
+    }
+
+    /** Trust exactly the certificates in this PEM file (replacing the JDK's default trust store). */
+    public SslContextBuilder trustManager(Path trustedPem) throws IOException {
+        return trustManager(PemReader.readCertificates(trustedPem).toArray(new X509Certificate[0]));
+    }
+
+    /** Trust exactly the certificates in this PEM stream (read, not closed). */
+    public SslContextBuilder trustManager(InputStream trustedPem) throws IOException {
+        return trustManager(PemReader.readCertificates(trustedPem).toArray(new X509Certificate[0]));
+    }
+
+    /** Trust exactly these certificates; hostname verification stays as configured. */
+    public SslContextBuilder trustManager(X509Certificate... trusted) {
+        if (trusted.length == 0) {
+            throw new IllegalArgumentException("no trusted certificate given");
+        }
+        this.trustCertificates = List.of(trusted);
+        this.trustManagerFactory = null;
+        return this;
+    }
+
+    /**
+     * Trust decisions from {@code trustManagerFactory} (already initialised). Hostname verification stays on:
+     * the engine keeps its endpoint identification algorithm, which the JDK's trust managers (and any
+     * {@code X509ExtendedTrustManager} honouring {@code SSLParameters}) enforce.
+     */
+    public SslContextBuilder trustManager(TrustManagerFactory trustManagerFactory) {
+        this.trustManagerFactory = Objects.requireNonNull(trustManagerFactory, "trustManagerFactory");
+        this.trustCertificates = null;
+        return this;
+    }
+
+    /** The protocol versions to enable (e.g. {@code "TLSv1.3"}); each must be supported by the provider. */
+    public SslContextBuilder protocols(String... protocols) {
+        if (protocols.length == 0) {
+            throw new IllegalArgumentException("no protocol given");
+        }
+        this.protocols = List.of(protocols);
+        return this;
+    }
+
+    /**
+     * The cipher suites to enable, in preference order. Suites the provider does not support are dropped at
+     * {@link #build()}; if none remains, {@code build()} fails. Null restores the provider's defaults.
+     */
+    public SslContextBuilder ciphers(Iterable<String> cipherSuites) {
+        if (cipherSuites == null) {
+            this.ciphers = null;
+            return this;
+        }
+        List<String> list = new ArrayList<>();
+        cipherSuites.forEach(list::add);
+        this.ciphers = list;
+        return this;
+    }
+
+    /** The number of sessions cached for resumption; 0 keeps the provider's default. */
+    public SslContextBuilder sessionCacheSize(int sessions) {
+        if (sessions < 0) {
+            throw new IllegalArgumentException("sessionCacheSize: " + sessions + " (expected >= 0)");
+        }
+        this.sessionCacheSize = sessions;
+        return this;
+    }
+
+    /** How long a cached session may be resumed, in seconds; 0 keeps the provider's default. */
+    public SslContextBuilder sessionTimeout(int seconds) {
+        if (seconds < 0) {
+            throw new IllegalArgumentException("sessionTimeout: " + seconds + " (expected >= 0)");
+        }
+        this.sessionTimeoutSeconds = seconds;
+        return this;
+    }
+
+    /** Whether a server asks for client certificates; meaningless (and refused at build) on clients. */
+    public SslContextBuilder clientAuth(ClientAuth clientAuth) {
+        this.clientAuth = Objects.requireNonNull(clientAuth, "clientAuth");
+        return this;
+    }
+
+    /**
+     * ALPN (RFC 7301) protocols in preference order, e.g. {@code "h2", "http/1.1"}. A server selects the first
+     * of its own protocols that the client offered; with no overlap the handshake completes without ALPN. The
+     * result is {@link SslHandler#applicationProtocol()}.
+     */
+    public SslContextBuilder applicationProtocols(String... protocols) {
+        for (String p : protocols) {
+            if (p == null || p.isEmpty() || p.length() > 255) {
+                throw new IllegalArgumentException("an ALPN protocol is 1..255 bytes: '" + p + "'");
+            }
+        }
+        this.applicationProtocols = List.of(protocols);
+        return this;
+    }
+
+    /**
+     * The endpoint identification algorithm clients apply to the server's certificate; default
+     * {@link #DEFAULT_ENDPOINT_IDENTIFICATION}. Null turns hostname verification off (tests against servers with
+     * certificates for other names only).
+     */
+    public SslContextBuilder endpointIdentificationAlgorithm(String algorithm) {
+        this.endpointIdentificationAlgorithm = algorithm;
+        return this;
+    }
+
+    /**
+     * Builds the context.
+     *
+     * @throws SSLException if the provider cannot create it, a protocol is not supported, no requested cipher
+     *     suite is supported, or a server has no key
+     */
+    public SslContext build() throws SSLException {
+        if (!client && keyManagerFactory == null) {
+            throw new SSLException("a server needs a certificate chain and key");
+        }
+        if (client && clientAuth != ClientAuth.NONE) {
+            throw new SSLException("clientAuth is a server setting; a client presents its keyManager(...) when asked");
+        }
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keyManagerFactory == null ? null : keyManagerFactory.getKeyManagers(), trustManagers(), null);
+            SSLSessionContext sessions = client ? context.getClientSessionContext() : context.getServerSessionContext();
+            if (sessionCacheSize > 0) {
+                sessions.setSessionCacheSize(sessionCacheSize);
+            }
+            if (sessionTimeoutSeconds > 0) {
+                sessions.setSessionTimeout(sessionTimeoutSeconds);
+            }
+            Set<String> supportedProtocols = new HashSet<>(
+                    Arrays.asList(context.getSupportedSSLParameters().getProtocols()));
+            for (String p : protocols) {
+                if (!supportedProtocols.contains(p)) {
+                    throw new SSLException("protocol " + p + " is not supported; supported: " + supportedProtocols);
+                }
+            }
+            String[] suites = null;
+            if (ciphers != null) {
+                Set<String> supported = new HashSet<>(Arrays.asList(JdkEngineFactory.supportedCipherSuites(context)));
+                List<String> kept = new ArrayList<>();
+                for (String c : ciphers) {
+                    if (supported.contains(c) && !kept.contains(c)) {
+                        kept.add(c);
+                    }
+                }
+                if (kept.isEmpty()) {
+                    throw new SSLException("none of the cipher suites " + ciphers + " is supported by " + provider);
+                }
+                suites = kept.toArray(new String[0]);
+            }
+            JdkEngineFactory engines = new JdkEngineFactory(context, client, protocols.toArray(new String[0]), suites,
+                    clientAuth == ClientAuth.REQUIRE, clientAuth == ClientAuth.OPTIONAL,
+                    client ? endpointIdentificationAlgorithm : null, applicationProtocols.toArray(new String[0]));
+            return new SslContext(provider, client, engines, applicationProtocols);
+        } catch (GeneralSecurityException e) {
+            throw new SSLException("cannot build the " + provider + " TLS context", e);
+        }
+    }
+
+    private TrustManager[] trustManagers() throws GeneralSecurityException {
+        if (trustManagerFactory != null) {
+            return trustManagerFactory.getTrustManagers();
+        }
+        if (trustCertificates == null) {
+            return null;
+        }
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            for (int i = 0; i < trustCertificates.size(); i++) {
+                store.setCertificateEntry("trusted-" + i, trustCertificates.get(i));
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            return tmf.getTrustManagers();
+        } catch (IOException e) {
+            throw new GeneralSecurityException("cannot build a trust store", e);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.weir.handler.ssl.internal.jdk;
+
+import java.util.List;
+import java.util.function.BiFunction;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * Makes configured {@link SSLEngine}s from a JDK {@link SSLContext}: protocols, cipher suites, client
+ * authentication, endpoint identification and ALPN applied to every engine. Immutable after construction;
+ * {@link #newEngine} may be called from any thread.
+ */
+public final class JdkEngineFactory {
+    private final SSLContext context;
+    private final boolean client;
+    private final String[] protocols;
+    private final String[] cipherSuites;
+    private final boolean needClientAuth;
+    private final boolean wantClientAuth;
+    private final String endpointIdentificationAlgorithm;
+    private final String[] applicationProtocols;
+    private final BiFunction<SSLEngine, List<String>, String> serverProtocolSelector;
+
+    /**
+     * A factory for {@code client} or server engines.
+     *
+     * @param cipherSuites the suites to enable, already filtered against the context's supported ones; null
+     *     keeps the JDK's defaults
+     * @param endpointIdentificationAlgorithm {@code "HTTPS"} to verify the peer's host name (clients), or null
+     * @param applicationProtocols the ALPN protocols in preference order; empty for no ALPN
+     */
+    public JdkEngineFactory(SSLContext context, boolean client, String[] protocols, String[] cipherSuites,
+                            boolean needClientAuth, boolean wantClientAuth, String endpointIdentificationAlgorithm,
+                            String[] applicationProtocols) {
+        this.context = context;
+        this.client = client;
+        this.protocols = protocols.clone();
+        this.cipherSuites = cipherSuites == null ? null : cipherSuites.clone();
+        this.needClientAuth = needClientAuth;
+        this.wantClientAuth = wantClientAuth;
+        this.endpointIdentificationAlgorithm = endpointIdentificationAlgorithm;
+        this.applicationProtocols = applicationProtocols.clone();
+        this.serverProtocolSelector = client || applicationProtocols.length == 0 ? null
+                : new ServerPreferenceSelector(this.applicationProtocols);
+    }
+
+    /** A new engine; {@code peerHost} (may be null) feeds SNI and hostname verification on clients. */
+    public SSLEngine newEngine(String peerHost, int peerPort) {
+        SSLEngine engine = peerHost == null ? context.createSSLEngine() : context.createSSLEngine(peerHost, peerPort);
+        engine.setUseClientMode(client);
+        SSLParameters params = engine.getSSLParameters();
+        params.setProtocols(protocols);
+        if (cipherSuites != null) {
+            params.setCipherSuites(cipherSuites);
+        }
+        if (client) {
+            params.setEndpointIdentificationAlgorithm(endpointIdentificationAlgorithm);
+        } else if (needClientAuth) {
+            params.setNeedClientAuth(true);
+        } else if (wantClientAuth) {
+            params.setWantClientAuth(true);
+        }
+        if (applicationProtocols.length > 0) {
+            params.setApplicationProtocols(applicationProtocols);
+        }
+        engine.setSSLParameters(params);
+        if (serverProtocolSelector != null) {
+            engine.setHandshakeApplicationProtocolSelector(serverProtocolSelector);
+        }
+        return engine;
+    }
+
+    /** The context's supported cipher suites, for filtering. */
+    public static String[] supportedCipherSuites(SSLContext context) {
+        return context.getSupportedSSLParameters().getCipherSuites();
+    }
+
+    /**
+     * RFC 7301 §3.2: the server picks. It takes the first of its own protocols, in its preference order, that
+     * the client offered; with no overlap it answers without ALPN (the empty string tells the JDK so; null would
+     * make it fail the handshake with no_application_protocol), and the application decides.
+     */
+    private static final class ServerPreferenceSelector implements BiFunction<SSLEngine, List<String>, String> {
+        private final String[] preference;
+
+        ServerPreferenceSelector(String[] preference) {
+            this.preference = preference;
+        }
+
+        @Override
+        public String apply(SSLEngine engine, List<String> offered) {
+            for (String p : preference) {
+                if (offered.contains(p)) {
+                    return p;
+                }
+            }
+            return "";
+        }
+    }
+}
