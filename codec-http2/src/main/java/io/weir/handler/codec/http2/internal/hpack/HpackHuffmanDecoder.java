@@ -6,12 +6,14 @@ import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2Exception;
 
 /**
- * Decodes Huffman-coded string literals (RFC 7541 §5.2, Appendix B) a symbol at a time through a lookup table on
- * the next ten bits, built once from {@link HpackHuffmanCode}. Stateless apart from the shared immutable tables;
- * thread-safe.
+ * Decodes Huffman-coded string literals (RFC 7541 §5.2, Appendix B) through lookup tables on the next bits of the
+ * input, built once from {@link HpackHuffmanCode}. Stateless apart from the shared immutable tables; thread-safe.
  *
  * <p>Input bytes are shifted into a 64-bit window, refilled whenever it holds 56 bits or fewer, so a whole code
- * (at most 30 bits) is always there while input remains. The next {@value #FAST_BITS} bits index {@code FAST}:
+ * (at most 30 bits) is always there while input remains. The fast path looks up the next twelve bits in
+ * {@code PAIRS}, which gives the one or two symbols ending within them (most text symbols are 5 to 8 bits long,
+ * so a lookup often yields two). When no code ends within twelve bits, or near the end of the input, the next
+ * {@value #FAST_BITS} bits index {@code FAST}:
  * <pre>
  *    31     24 23      16 15             0
  *   +---------+----------+----------------+
@@ -19,8 +21,7 @@ import io.weir.handler.codec.http2.Http2Exception;
  *   | 1 0 0 0 |  unused  |   tree node    |   the first 10 bits of a longer code: walk the code tree from node
  *   +---------+----------+----------------+
  * </pre>
- * Every symbol with a code of ten bits or fewer (all letters, digits and common punctuation) costs one lookup;
- * the rare longer codes walk the tree bit by bit from where the table left off. At the end of the input, the bits
+ * The rare longer codes walk the tree bit by bit from where the table left off. At the end of the input, the bits
  * left over must be fewer than eight and all ones, a prefix of the EOS code; reaching EOS itself is an error
  * (§5.2).
  */
