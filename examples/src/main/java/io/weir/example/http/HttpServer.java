@@ -2,6 +2,7 @@ package io.weir.example.http;
 
 import io.weir.bootstrap.ServerBootstrap;
 import io.weir.channel.Channel;
+import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
@@ -23,6 +24,11 @@ import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2ServerInitializer;
 import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.weir.handler.limit.ConnectionLimitHandler;
+import io.weir.handler.ssl.ApplicationProtocolNames;
+import io.weir.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.weir.handler.ssl.SelfSignedCertificate;
+import io.weir.handler.ssl.SslContext;
+import io.weir.handler.ssl.SslContextBuilder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
@@ -31,6 +37,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * The example HTTP server, HTTP/1.1 and h2c (HTTP/2 by prior knowledge or by Upgrade, on the same port; each
@@ -62,6 +69,8 @@ import java.util.concurrent.TimeUnit;
 public final class HttpServer implements AutoCloseable {
     /** The port {@link #main} listens on when none is given. */
     public static final int DEFAULT_PORT = 8080;
+    /** The HTTPS port {@link #main} listens on when none is given. */
+    public static final int DEFAULT_TLS_PORT = 8443;
     /** The largest request body the server accepts; a larger one is answered with 413 and the connection closed. */
     public static final int MAX_CONTENT_LENGTH_BYTES = 1 << 20;
     /**
@@ -82,6 +91,11 @@ public final class HttpServer implements AutoCloseable {
     private volatile HttpServerTimeouts timeouts = new HttpServerTimeouts();
     private volatile int maxConnections = defaultMaxConnections();
     private volatile ConnectionLimitHandler connectionLimit;
+    private volatile SslContext tls;
+    private volatile Channel tlsChannel;
+    /** The pipelines {@link #start} built, which {@link #startTls} serves behind TLS too; null before start. */
+    private ChannelInitializer<Channel> http1Pipeline;
+    private Http2ServerInitializer http2Pipeline;
 
     /**
      * A server whose listening socket and connections run on {@code group} (NIO or epoll loops: the channel
@@ -165,6 +179,29 @@ public final class HttpServer implements AutoCloseable {
         return NO_CONNECTION_LIMIT;
     }
 
+    /**
+     * The TLS context of {@link #startTls} (a server context; ALPN {@code h2} and {@code http/1.1} are offered when it
+     * names them, see {@link #selfSignedTls()}). Takes effect at {@link #startTls}. Returns this.
+     */
+    public HttpServer tls(SslContext context) {
+        if (!Objects.requireNonNull(context, "context").isServer()) {
+            throw new IllegalArgumentException("a server SslContext is needed: " + context);
+        }
+        this.tls = context;
+        return this;
+    }
+
+    /**
+     * A TLS context with a new self-signed certificate for {@code localhost} and {@code 127.0.0.1}, offering h2 and
+     * http/1.1 by ALPN: what the example serves when no certificate is given.
+     */
+    public static SslContext selfSignedTls() throws SSLException {
+        SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
+        return SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
+                .applicationProtocols(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1)
+                .build();
+    }
+
     /** The started server's connection cap, to read its counts; null before {@link #start} or with no cap. */
     public ConnectionLimitHandler connectionLimit() {
         return connectionLimit;
@@ -219,6 +256,8 @@ public final class HttpServer implements AutoCloseable {
                 }
             };
             Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), stream);
+            http1Pipeline = http1;
+            http2Pipeline = http2;
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(Transports.serverChannel(group))
@@ -244,9 +283,77 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    /** Stops listening and waits until the listening channel is closed; does nothing if never started. */
+    /**
+     * Serves the same routes over TLS on {@code localAddress}, after {@link #start}: HTTP/2 when the client offers
+     * {@code h2} by ALPN, HTTP/1.1 otherwise, each with the same pipeline and limits as the plain port and the same
+     * connection cap. Static files go out in chunks (TLS encrypts in the JVM, so no sendfile). The context is the
+     * one given to {@link #tls}, or {@link #selfSignedTls()}.
+     *
+     * @return the TLS listening channel
+     * @throws IllegalStateException if {@link #start} has not run, or TLS was started already
+     * @throws InterruptedException if interrupted while waiting for the bind
+     * @throws SSLException if the self-signed context cannot be made (no context was given)
+     */
+    public Channel startTls(SocketAddress localAddress) throws InterruptedException, SSLException {
+        Objects.requireNonNull(localAddress, "localAddress");
+        synchronized (this) {
+            if (channel == null) {
+                throw new IllegalStateException("start(...) the plain port first");
+            }
+            if (tlsChannel != null) {
+                throw new IllegalStateException("TLS already started: " + tlsChannel);
+            }
+            SslContext context = tls != null ? tls : selfSignedTls();
+            tls = context;
+            ChannelInitializer<Channel> http1 = http1Pipeline;
+            Http2ServerInitializer http2 = http2Pipeline;
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(group)
+                    .channel(Transports.serverChannel(group))
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true);
+            ConnectionLimitHandler limit = connectionLimit;
+            if (limit != null) {
+                bootstrap.handler(limit);
+            }
+            Channel bound = bootstrap
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            // The handshake has its own timeout (10 s); the chosen protocol's timeouts follow it.
+                            ch.pipeline().addLast(StaticFileHandler.SSL_HANDLER_NAME, context.newHandler(ch.alloc()));
+                            ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(
+                                    ApplicationProtocolNames.HTTP_1_1) {
+                                @Override
+                                protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+                                    if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+                                        http2.install(ctx.pipeline());
+                                    } else {
+                                        ctx.pipeline().addLast(http1);
+                                    }
+                                }
+                            });
+                        }
+                    })
+                    .bind(localAddress).sync().channel();
+            bound.eventLoop().submit(() -> { }).sync();
+            tlsChannel = bound;
+            return bound;
+        }
+    }
+
+    /** The TLS context {@link #startTls} serves with; null before it (unless set with {@link #tls}). */
+    public SslContext tlsContext() {
+        return tls;
+    }
+
+    /** Stops listening (both ports) and waits until the listening channels are closed; does nothing if never started. */
     @Override
     public void close() {
+        Channel tlsCh = tlsChannel;
+        if (tlsCh != null) {
+            tlsCh.close().awaitUninterruptibly();
+        }
         Channel ch = channel;
         if (ch != null) {
             ch.close().awaitUninterruptibly();
@@ -259,6 +366,9 @@ public final class HttpServer implements AutoCloseable {
               --port N                 port to listen on (default 8080)
               --transport nio|epoll    I/O transport (default: epoll where available, else nio)
               --static-root DIR        serve GET /static/<path> from DIR (default: none, 404)
+              --tls-port N             port for HTTPS (HTTP/2 or HTTP/1.1 by ALPN), or off (default 8443)
+              --tls-cert FILE          PEM certificate chain for HTTPS (default: a new self-signed one)
+              --tls-key FILE           PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1)
               --head-timeout T         time for a request head to arrive, from connection start or from the
                                        request's first byte; then 408 and close (default 10s)
               --idle-timeout T         time a kept-alive connection may stay silent between requests;
@@ -280,6 +390,9 @@ public final class HttpServer implements AutoCloseable {
         Path staticRoot = null;
         HttpServerTimeouts timeouts = new HttpServerTimeouts();
         int maxConnections = defaultMaxConnections();
+        int tlsPort = DEFAULT_TLS_PORT;
+        Path tlsCert = null;
+        Path tlsKey = null;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("-h") || option.equals("--help")) {
@@ -294,6 +407,9 @@ public final class HttpServer implements AutoCloseable {
                 case "--port" -> port = Integer.parseInt(value);
                 case "--transport" -> transportName = value;
                 case "--static-root" -> staticRoot = Path.of(value);
+                case "--tls-port" -> tlsPort = value.equals("off") ? -1 : Integer.parseInt(value);
+                case "--tls-cert" -> tlsCert = Path.of(value);
+                case "--tls-key" -> tlsKey = Path.of(value);
                 case "--head-timeout" -> timeouts.setRequestHeadTimeout(parseMillis(option, value),
                         TimeUnit.MILLISECONDS);
                 case "--idle-timeout" -> timeouts.setIdleTimeout(parseMillis(option, value), TimeUnit.MILLISECONDS);
@@ -307,6 +423,13 @@ public final class HttpServer implements AutoCloseable {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
         HttpServer server = new HttpServer(group).staticRoot(staticRoot).timeouts(timeouts)
                 .maxConnections(maxConnections);
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together\n" + USAGE);
+        }
+        if (tlsCert != null) {
+            server.tls(SslContextBuilder.forServer(tlsCert, tlsKey)
+                    .applicationProtocols(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1).build());
+        }
         Thread shutdown = new Thread(() -> {
             System.out.println("Shutting down ...");
             server.close();
@@ -320,6 +443,14 @@ public final class HttpServer implements AutoCloseable {
             System.out.println("Weir HTTP server (" + transport + ") on http://127.0.0.1:" + bound.getPort()
                     + "/  routes: /plaintext /json /echo (POST) /headers"
                     + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)");
+            if (tlsPort >= 0) {
+                InetSocketAddress tlsBound = (InetSocketAddress) server.startTls(new InetSocketAddress(tlsPort))
+                        .localAddress();
+                System.out.println("  HTTPS (h2 and http/1.1 by ALPN) on https://127.0.0.1:" + tlsBound.getPort()
+                        + "/ with the " + server.tlsContext().provider() + " TLS engine"
+                        + (tlsCert == null ? " and a self-signed certificate (curl -k)" : " and " + tlsCert)
+                        + "; the OpenSSL engine is not built yet");
+            }
             System.out.println("  " + timeouts + ", "
                     + (maxConnections == NO_CONNECTION_LIMIT ? "no connection cap" : "at most " + maxConnections
                     + " connections"));

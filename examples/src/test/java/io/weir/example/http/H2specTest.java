@@ -22,8 +22,8 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * h2spec (every case, no exclusions) against the example server's h2c port: each h2spec case becomes a JUnit test
- * named after it, failing with h2spec's expected/actual text.
+ * h2spec (every case, no exclusions) against the example server's h2c port and its TLS port (ALPN h2): each h2spec
+ * case becomes a JUnit test named after it, failing with h2spec's expected/actual text.
  * h2spec runs with its default options.
  */
 class H2specTest {
@@ -33,16 +33,33 @@ class H2specTest {
     Path dir;
 
     @TestFactory
-    List<DynamicTest> h2spec() throws Exception {
+    List<DynamicTest> h2c() throws Exception {
+        return h2spec(false);
+    }
+
+    /** The same cases over TLS with ALPN h2 ({@code h2spec -t -k}: the certificate is self-signed). */
+    @TestFactory
+    List<DynamicTest> overTls() throws Exception {
+        return h2spec(true);
+    }
+
+    private List<DynamicTest> h2spec(boolean tls) throws Exception {
         Path h2spec = ExternalTool.find("h2spec", INSTALL);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        Path report = dir.resolve("report.xml");
+        Path report = dir.resolve(tls ? "report-tls.xml" : "report.xml");
         ExternalTool.Result result;
         try (HttpServer server = new HttpServer(group)) {
             Channel channel = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            if (tls) {
+                channel = server.startTls(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            }
             int port = ((InetSocketAddress) channel.localAddress()).getPort();
-            result = ExternalTool.run(600, List.of(h2spec.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port),
-                    "-o", "5", "-j", report.toString()));
+            List<String> command = new ArrayList<>(List.of(h2spec.toString(), "-h", "127.0.0.1", "-p",
+                    Integer.toString(port), "-o", "5", "-j", report.toString()));
+            if (tls) {
+                command.addAll(List.of("-t", "-k"));
+            }
+            result = ExternalTool.run(600, command);
         } finally {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
         }
