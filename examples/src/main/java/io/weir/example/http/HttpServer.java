@@ -258,15 +258,7 @@ public final class HttpServer implements AutoCloseable {
             Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), stream);
             http1Pipeline = http1;
             http2Pipeline = http2;
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(group)
-                    .channel(Transports.serverChannel(group))
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true);
-            if (limit != null) {
-                bootstrap.handler(limit);
-            }
-            Channel bound = bootstrap
+            Channel bound = newBootstrap(limit)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
@@ -307,16 +299,7 @@ public final class HttpServer implements AutoCloseable {
             tls = context;
             ChannelInitializer<Channel> http1 = http1Pipeline;
             Http2ServerInitializer http2 = http2Pipeline;
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(group)
-                    .channel(Transports.serverChannel(group))
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true);
-            ConnectionLimitHandler limit = connectionLimit;
-            if (limit != null) {
-                bootstrap.handler(limit);
-            }
-            Channel bound = bootstrap
+            Channel bound = newBootstrap(connectionLimit)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
@@ -340,6 +323,16 @@ public final class HttpServer implements AutoCloseable {
             tlsChannel = bound;
             return bound;
         }
+    }
+
+    /** A bootstrap for a listening channel of this server, with the connection cap (if any) on it. */
+    private ServerBootstrap newBootstrap(ConnectionLimitHandler limit) {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(Transports.serverChannel(group))
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true);
+        return limit == null ? bootstrap : bootstrap.handler(limit);
     }
 
     /** The TLS context {@link #startTls} serves with; null before it (unless set with {@link #tls}). */
