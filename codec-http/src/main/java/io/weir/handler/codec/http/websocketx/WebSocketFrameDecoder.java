@@ -66,6 +66,8 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
     private boolean messageCompressed;
     private long messageBytes;
     private int messageFragments;
+    /** A violation found while decoding, acted on once the frames before it are passed on. */
+    private WebSocketProtocolException pendingFailure;
 
     /**
      * A decoder for a server ({@code expectMaskedFrames}: every frame from a client must be masked) or a client
@@ -318,11 +320,29 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
         return fail(ctx, in, new WebSocketProtocolException(status, reason));
     }
 
-    /** §7.1.7 Fail the WebSocket Connection: send a close with the status, then close; ignore all later input. */
+    /**
+     * §7.1.7 Fail the WebSocket Connection: ignore all later input and, once the frames decoded before the
+     * violation have been passed on, send a close with the status and close.
+     */
     private boolean fail(ChannelHandlerContext ctx, ByteBuf in, WebSocketProtocolException cause) {
         state = FAILED;
         messageOpcode = NO_MESSAGE;
         in.skipBytes(in.readableBytes());
+        pendingFailure = cause;
+        return false;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        super.channelRead(ctx, msg);
+        WebSocketProtocolException cause = pendingFailure;
+        if (cause != null) {
+            pendingFailure = null;
+            failConnection(ctx, cause);
+        }
+    }
+
+    private void failConnection(ChannelHandlerContext ctx, WebSocketProtocolException cause) {
         // Told first: closing may remove the handlers that would hear it.
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isActive()) {
@@ -331,7 +351,6 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
         } else {
             ctx.close();
         }
-        return false;
     }
 
     private static String reasonOf(WebSocketProtocolException cause) {
