@@ -144,6 +144,9 @@ public final class PerMessageDeflateDecoder implements ChannelHandler {
 
     private void fail(ChannelHandlerContext ctx, WebSocketProtocolException cause) {
         failed = true;
+        if (!ctx.channel().isOpen()) {
+            return;
+        }
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isActive()) {
             ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), "")).addListener(ChannelFutureListener.CLOSE);

@@ -343,6 +343,10 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
     }
 
     private void failConnection(ChannelHandlerContext ctx, WebSocketProtocolException cause) {
+        if (!ctx.channel().isOpen()) {
+            // Already failed or closed by a handler after us (the inflater): nobody is left to tell.
+            return;
+        }
         // Told first: closing may remove the handlers that would hear it.
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isActive()) {
