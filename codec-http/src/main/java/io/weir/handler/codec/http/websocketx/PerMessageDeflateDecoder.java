@@ -16,9 +16,9 @@ import java.util.zip.Inflater;
  * its final frame; the frames passed on carry the inflated payload and no RSV1. Text messages are checked as
  * UTF-8 across their fragments after inflation.
  *
- * <p>Bounded: inflation proceeds in pieces of at most {@value #OUTPUT_STEP_BYTES} bytes and stops as soon as the
- * message's inflated size passes the limit, so a deflate bomb fails the connection with 1009 (Message Too Big)
- * before memory grows past it. Corrupt compressed data fails it with 1007, invalid UTF-8 with 1007. On failure
+ * <p>Bounded: inflation proceeds in pieces (the output grows from {@value #OUTPUT_STEP_BYTES} bytes) and stops
+ * as soon as the message's inflated size passes the limit, so a deflate bomb fails the connection with 1009
+ * (Message Too Big) before memory grows past it. Corrupt compressed data fails it with 1007, invalid UTF-8 with 1007. On failure
  * the decoder sends the close frame, closes the channel, fires the {@link WebSocketProtocolException} and
  * releases every later frame.
  *
@@ -121,7 +121,8 @@ public final class PerMessageDeflateDecoder implements ChannelHandler {
         for (;;) {
             long room = maxMessageBytes - messageBytes + 1;
             if (out.writableBytes() == 0) {
-                out.ensureWritable((int) Math.min(OUTPUT_STEP_BYTES, room));
+                // Doubling (capped by what the limit leaves) keeps the copies of a growing buffer linear.
+                out.ensureWritable((int) Math.min(Math.max(out.capacity(), OUTPUT_STEP_BYTES), room));
             }
             int step = (int) Math.min(out.writableBytes(), room);
             ByteBuffer dst = out.nioBuffer(out.writerIndex(), step);

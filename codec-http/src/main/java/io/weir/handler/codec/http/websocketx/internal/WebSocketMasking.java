@@ -3,6 +3,7 @@ package io.weir.handler.codec.http.websocketx.internal;
 import io.weir.buffer.ByteBuf;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -12,6 +13,12 @@ import java.nio.ByteOrder;
 public final class WebSocketMasking {
     private static final VarHandle LONG_VIEW =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    /**
+     * Shortest run masked through NIO views of direct memory: below it, creating the views costs more than the
+     * bounds checks of {@code ByteBuf.getLong} they save.
+     */
+    private static final int NIO_VIEW_MIN_BYTES = 256;
 
     private WebSocketMasking() {
     }
@@ -36,6 +43,18 @@ public final class WebSocketMasking {
             }
             for (int j = 0; ai < aend; ai++, j++) {
                 a[ai] ^= (byte) (key >>> (24 - 8 * (j & 3)));
+            }
+            return;
+        }
+        if (length >= NIO_VIEW_MIN_BYTES && buf.nioBufferCount() == 1) {
+            // Direct memory: one ByteBuffer view, whose long accesses the JIT compiles to plain loads and stores.
+            ByteBuffer b = buf.nioBuffer(index, length);
+            int k = 0;
+            for (; k + 8 <= length; k += 8) {
+                b.putLong(k, b.getLong(k) ^ key64);
+            }
+            for (int j = 0; k < length; k++, j++) {
+                b.put(k, (byte) (b.get(k) ^ (key >>> (24 - 8 * (j & 3)))));
             }
             return;
         }
@@ -66,6 +85,16 @@ public final class WebSocketMasking {
             }
             for (int j = 0; i < end; i++, j++, dw++) {
                 d[dw] = (byte) (s[so + i] ^ (maskKey >>> (24 - 8 * (j & 3))));
+            }
+        } else if (length >= NIO_VIEW_MIN_BYTES && src.nioBufferCount() == 1 && dst.nioBufferCount() == 1) {
+            ByteBuffer s = src.nioBuffer(srcIndex, length);
+            ByteBuffer d = dst.nioBuffer(w, length);
+            int k = 0;
+            for (; k + 8 <= length; k += 8) {
+                d.putLong(k, s.getLong(k) ^ key64);
+            }
+            for (int j = 0; k < length; k++, j++) {
+                d.put(k, (byte) (s.get(k) ^ (maskKey >>> (24 - 8 * (j & 3)))));
             }
         } else {
             int k = w;
