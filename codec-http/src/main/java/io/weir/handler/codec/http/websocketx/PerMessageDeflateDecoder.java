@@ -18,7 +18,8 @@ import java.util.zip.Inflater;
  *
  * <p>Bounded: inflation proceeds in pieces (the output grows from {@value #OUTPUT_STEP_BYTES} bytes) and stops
  * as soon as the message's inflated size passes the limit, so a deflate bomb fails the connection with 1009
- * (Message Too Big) before memory grows past it. Corrupt compressed data fails it with 1007, invalid UTF-8 with 1007. On failure
+ * (Message Too Big) before memory grows past it. Corrupt compressed data fails it with 1007, invalid UTF-8 with
+ * 1007. On failure
  * the decoder sends the close frame, closes the channel, fires the {@link WebSocketProtocolException} and
  * releases every later frame.
  *
@@ -150,7 +151,8 @@ public final class PerMessageDeflateDecoder implements ChannelHandler {
         }
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isActive()) {
-            ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), "")).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), ""))
+                    .addListener(ChannelFutureListener.CLOSE);
         } else {
             ctx.close();
         }

@@ -4,7 +4,8 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 
 /**
- * A ping (opcode 0x9, RFC 6455 §5.5.2): at most 125 bytes of application data, never fragmented; the peer answers with a pong carrying the same data.
+ * A ping (opcode 0x9, RFC 6455 §5.5.2): at most 125 bytes of application data, never fragmented; the peer answers
+ * with a pong carrying the same data.
  */
 public final class PingWebSocketFrame extends WebSocketFrame {
 

@@ -4,7 +4,8 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 
 /**
- * A pong (opcode 0xA, RFC 6455 §5.5.3): the answer to a ping, or an unsolicited heartbeat; at most 125 bytes, never fragmented.
+ * A pong (opcode 0xA, RFC 6455 §5.5.3): the answer to a ping, or an unsolicited heartbeat; at most 125 bytes, never
+ * fragmented.
  */
 public final class PongWebSocketFrame extends WebSocketFrame {
 

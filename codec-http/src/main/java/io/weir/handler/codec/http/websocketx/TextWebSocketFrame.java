@@ -4,7 +4,8 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 
 /**
- * The first (or only) frame of a text message (opcode 0x1); its payload is UTF-8 (validated by the decoder across the whole message). Later fragments are {@link ContinuationWebSocketFrame}s.
+ * The first (or only) frame of a text message (opcode 0x1); its payload is UTF-8 (validated by the decoder across
+ * the whole message). Later fragments are {@link ContinuationWebSocketFrame}s.
  */
 public final class TextWebSocketFrame extends WebSocketFrame {
 

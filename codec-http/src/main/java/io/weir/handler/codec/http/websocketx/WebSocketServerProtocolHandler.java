@@ -97,7 +97,8 @@ public final class WebSocketServerProtocolHandler extends WebSocketProtocolHandl
 
     private void upgrade(ChannelHandlerContext ctx, FullHttpRequest req) {
         this.ctx = ctx;
-        WebSocketServerHandshaker handshaker = new WebSocketServerHandshaker(subprotocols, originCheck, config, deflate);
+        WebSocketServerHandshaker handshaker =
+                new WebSocketServerHandshaker(subprotocols, originCheck, config, deflate);
         handshakeTimeout = ctx.executor().schedule(handshakeTimeoutTask, config.handshakeTimeoutMillis(),
                 TimeUnit.MILLISECONDS);
         WebSocketServerHandshaker.Accepted a = handshaker.handshake(ctx, req);

@@ -180,7 +180,8 @@ class AutobahnConformanceTest {
                 ok("7.3.5", "close with a 123-byte reason", List.of(f(0x88, close(1000, "*".repeat(123)))), "C:1000"),
                 fails("7.3.6", "close with a 124-byte reason", 1002, List.of(f(0x88, close(1000, "*".repeat(124))))),
                 fails("7.5.1", "close reason not UTF-8", 1007,
-                        List.of(f(0x88, WireFrames.concat(close(1000, ""), hex("ce ba e1 bd b9 cf 83 ce bc ce b5 ed a0 80")))))));
+                        List.of(f(0x88, WireFrames.concat(close(1000, ""),
+                                hex("ce ba e1 bd b9 cf 83 ce bc ce b5 ed a0 80")))))));
         for (int code : new int[] {1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999,
                 4000, 4999}) {
             c.add(ok("7.7", "valid close code " + code, List.of(f(0x88, close(code, ""))), "C:" + code));
