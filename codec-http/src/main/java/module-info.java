@@ -16,4 +16,5 @@ module io.weir.codec.http {
     exports io.weir.handler.codec.http.cookie;
     exports io.weir.handler.codec.http.cors;
     exports io.weir.handler.codec.http.multipart;
+    exports io.weir.handler.codec.http.websocketx;
 }

@@ -1,0 +1,151 @@
+package io.weir.handler.codec.http.websocketx;
+
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.handler.codec.http.DefaultFullHttpRequest;
+import io.weir.handler.codec.http.EmptyHttpHeaders;
+import io.weir.handler.codec.http.FullHttpRequest;
+import io.weir.handler.codec.http.HttpHeaderNames;
+import io.weir.handler.codec.http.HttpHeaderValues;
+import io.weir.handler.codec.http.HttpHeaders;
+import io.weir.handler.codec.http.HttpMethod;
+import io.weir.handler.codec.http.HttpResponse;
+import io.weir.handler.codec.http.HttpVersion;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The client side of the RFC 6455 §4.1 opening handshake, version 13, over an HTTP/1.1 Upgrade: builds the
+ * request (a fresh random 16-byte key, the subprotocols and the permessage-deflate offer) and checks the answer:
+ * 101, {@code Upgrade: websocket}, {@code Connection: upgrade}, the expected {@code Sec-WebSocket-Accept}, a
+ * subprotocol only if it is one offered and extensions only as offered (§4.1, server's handshake points 1-6).
+ *
+ * <p>One instance per connection (it remembers the key it sent); used on the channel's event loop.
+ */
+public final class WebSocketClientHandshaker {
+    private static final SecureRandom KEYS = new SecureRandom();
+
+    private final URI uri;
+    private final List<String> subprotocols;
+    private final HttpHeaders extraHeaders;
+    private final WebSocketConfig config;
+    private final PerMessageDeflateConfig deflate;
+    private String expectedAccept;
+    private String subprotocol;
+    private String extensions;
+    private boolean complete;
+
+    /**
+     * A handshaker for {@code uri} (ws or wss; its path and query become the request-target, its authority the
+     * {@code Host}), offering {@code subprotocols} (may be empty), adding {@code extraHeaders} (may be null; e.g.
+     * {@code Origin}), with the limits of {@code config} and offering permessage-deflate when {@code deflate} is
+     * not null. The configs are copied.
+     */
+    public WebSocketClientHandshaker(URI uri, List<String> subprotocols, HttpHeaders extraHeaders,
+                                     WebSocketConfig config, PerMessageDeflateConfig deflate) {
+        this.uri = Objects.requireNonNull(uri, "uri");
+        this.subprotocols = List.copyOf(subprotocols);
+        this.extraHeaders = extraHeaders == null ? EmptyHttpHeaders.INSTANCE : extraHeaders.copy();
+        this.config = config.clone();
+        this.deflate = deflate == null ? null : deflate.clone();
+    }
+
+    /** The limits and timeouts of the connection. */
+    public WebSocketConfig config() {
+        return config;
+    }
+
+    /** A new upgrade request with a fresh key (the caller owns it until written). */
+    public FullHttpRequest newHandshakeRequest() {
+        byte[] nonce = new byte[16];
+        KEYS.nextBytes(nonce);
+        String key = Base64.getEncoder().encodeToString(nonce);
+        expectedAccept = WebSocketServerHandshaker.acceptValue(key);
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        if (uri.getRawQuery() != null) {
+            path += "?" + uri.getRawQuery();
+        }
+        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path,
+                Unpooled.EMPTY_BUFFER);
+        HttpHeaders h = req.headers();
+        h.add(extraHeaders);
+        if (!h.contains(HttpHeaderNames.HOST)) {
+            int port = uri.getPort();
+            h.set(HttpHeaderNames.HOST, port < 0 ? uri.getHost() : uri.getHost() + ":" + port);
+        }
+        h.set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET);
+        h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
+        h.set(HttpHeaderNames.SEC_WEBSOCKET_KEY, key);
+        h.set(HttpHeaderNames.SEC_WEBSOCKET_VERSION, WebSocketServerHandshaker.VERSION);
+        if (!subprotocols.isEmpty()) {
+            h.set(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL, String.join(", ", subprotocols));
+        }
+        if (deflate != null) {
+            h.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, PerMessageDeflate.offer(deflate));
+        }
+        return req;
+    }
+
+    /**
+     * Checks the server's answer and, if it is valid, switches {@code ctx}'s pipeline to WebSocket (HTTP
+     * handlers removed, frame codec and permessage-deflate added). Does not release {@code response}.
+     *
+     * @throws WebSocketHandshakeException if the answer is not a valid acceptance of our request
+     * @throws IllegalStateException if no request was made
+     */
+    public void finishHandshake(ChannelHandlerContext ctx, HttpResponse response) {
+        PerMessageDeflate agreed = validate(response);
+        WebSocketPipeline.switchToWebSocket(ctx, false, config, agreed);
+        complete = true;
+    }
+
+    PerMessageDeflate validate(HttpResponse response) {
+        if (expectedAccept == null) {
+            throw new IllegalStateException("no handshake request was made");
+        }
+        int code = response.status().code();
+        if (code != 101) {
+            throw new WebSocketHandshakeException(code, "expected 101 Switching Protocols, got " + response.status());
+        }
+        HttpHeaders h = response.headers();
+        if (!h.containsValue(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true)) {
+            throw new WebSocketHandshakeException(code, "missing Upgrade: websocket in the answer");
+        }
+        if (!h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
+            throw new WebSocketHandshakeException(code, "missing the upgrade token in the answer's Connection");
+        }
+        List<String> accepts = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_ACCEPT);
+        if (accepts.size() != 1 || !expectedAccept.equals(accepts.get(0).trim())) {
+            throw new WebSocketHandshakeException(code, "wrong Sec-WebSocket-Accept " + accepts + " (expected "
+                    + expectedAccept + ")");
+        }
+        List<String> protocols = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
+        if (protocols.size() > 1
+                || protocols.size() == 1 && !subprotocols.contains(protocols.get(0).trim())) {
+            throw new WebSocketHandshakeException(code, "subprotocol not offered: " + protocols);
+        }
+        subprotocol = protocols.isEmpty() ? null : protocols.get(0).trim();
+        List<String> ext = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS);
+        PerMessageDeflate agreed = PerMessageDeflate.acceptResponse(ext, deflate, config);
+        extensions = agreed == null ? null : String.join(", ", ext);
+        return agreed;
+    }
+
+    /** The subprotocol the server selected, or null (valid once the handshake is complete). */
+    public String subprotocol() {
+        return subprotocol;
+    }
+
+    /** The extensions the server agreed to, or null. */
+    public String extensions() {
+        return extensions;
+    }
+
+    /** Whether the answer was validated and the pipeline switched. */
+    public boolean isHandshakeComplete() {
+        return complete;
+    }
+}
