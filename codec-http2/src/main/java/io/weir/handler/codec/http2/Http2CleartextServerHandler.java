@@ -107,6 +107,12 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
     private static int firstLineKind(ByteBuf buf) {
         int start = buf.readerIndex();
         int end = buf.writerIndex();
+        byte first = buf.getByte(start);
+        if (first == '\r' || first == '\n') {
+            // RFC 9112 §2.2: empty lines before a request line are allowed (the HTTP/1.1 decoder bounds them); the
+            // HTTP/2 preface never starts with one.
+            return HTTP1;
+        }
         int lf = buf.indexOf(start, Math.min(end, start + MAX_FIRST_LINE_BYTES), (byte) '\n');
         if (lf < 0) {
             return buf.readableBytes() >= MAX_FIRST_LINE_BYTES ? HTTP1 : UNDECIDED;

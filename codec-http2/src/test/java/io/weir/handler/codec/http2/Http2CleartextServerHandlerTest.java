@@ -56,6 +56,20 @@ class Http2CleartextServerHandlerTest {
     }
 
     @Test
+    void http1RequestAfterEmptyLinesIsServedAsHttp1() {
+        // RFC 9112 §2.2: a server should ignore at least one empty line before a request line.
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            ch.writeInbound(Unpooled.copiedBuffer("\r\n\r\nGET /one HTTP/1.1\r\nHost: h\r\n\r\n",
+                    StandardCharsets.US_ASCII));
+            String response = readAll(ch);
+            assertThat(response).startsWith("HTTP/1.1 200 OK").contains("GET /one host=h");
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void http1RequestIsServedAsHttp1() {
         EmbeddedChannel ch = new EmbeddedChannel(handler());
         try {
