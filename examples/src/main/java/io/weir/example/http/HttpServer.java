@@ -240,6 +240,8 @@ public final class HttpServer implements AutoCloseable {
                             staticFiles.newConnectionHandler(),
                             UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
                             new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                            // GET /ws upgrades to a WebSocket echo; GET /ws.html is a page that uses it.
+                            WebSocketRoute.newUpgradeHandler(), WebSocketRoute.newEchoHandler(),
                             handler);
                 }
             };

@@ -26,8 +26,13 @@ public final class WebSocketConfig implements Cloneable {
      * server's for its 101 answer to be written.
      */
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
-    /** Default interval between the pings a protocol handler sends when the connection is idle: off (0). */
-    public static final long DEFAULT_IDLE_PING_INTERVAL_MILLIS = 0;
+    /**
+     * Default interval between the pings a protocol handler sends when the connection is idle: 30 s. A peer that
+     * sends nothing for an interval is pinged, and one that answers nothing for another interval is closed with
+     * 1001, so a silent or vanished peer is held at most about a minute (every wait on a peer has a timeout);
+     * 0 turns it off.
+     */
+    public static final long DEFAULT_IDLE_PING_INTERVAL_MILLIS = 30_000;
 
     private int maxFramePayloadBytes = DEFAULT_MAX_FRAME_PAYLOAD_BYTES;
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;

@@ -72,6 +72,28 @@ class WebSocketCloseHandshakeTest {
     }
 
     @Test
+    void silentPeerIsClosedWithTheDefaultConfiguration() {
+        // Defaults alone: a peer that goes silent after the handshake is pinged after 30 s and closed with 1001 a
+        // ping interval later, so nobody holds a connection by saying nothing.
+        WebSocketPeers p = open(new WebSocketConfig());
+        p.server.advanceTimeBy(WebSocketConfig.DEFAULT_IDLE_PING_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+        p.server.runPendingTasks();
+        ByteBuf ping = p.server.readOutbound();
+        assertThat((int) ping.getUnsignedByte(0)).isEqualTo(0x89);
+        ping.release();
+        p.server.advanceTimeBy(WebSocketConfig.DEFAULT_IDLE_PING_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+        p.server.runPendingTasks();
+        ByteBuf close = p.server.readOutbound();
+        assertThat((int) close.getUnsignedByte(0)).isEqualTo(0x88);
+        assertThat(close.getUnsignedShort(2)).isEqualTo(1001);
+        close.release();
+        p.server.advanceTimeBy(WebSocketConfig.DEFAULT_CLOSE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        p.server.runPendingTasks();
+        assertThat(p.server.isOpen()).isFalse();
+        p.finish();
+    }
+
+    @Test
     void silentPeerIsPingedAndThenClosed() {
         WebSocketPeers p = open(new WebSocketConfig().setIdlePingIntervalMillis(1000));
         p.server.advanceTimeBy(1000, TimeUnit.MILLISECONDS);
