@@ -27,6 +27,8 @@ final class DefaultHttp2FrameStream implements Http2FrameStream {
     boolean writable = true;
     /** Ticker time since when queued bytes made no progress, 0 when not stalled. */
     long stalledSinceNanos;
+    /** Ticker time of the last frame received on the stream (or of its opening), for the stream read timeout. */
+    long lastReadNanos;
 
     /** Received content-length, -1 when none. */
     long expectedContentLength = -1;

@@ -88,6 +88,20 @@ public final class Http2FrameCodec implements ChannelHandler {
     public static final long DEFAULT_STREAM_STALL_TIMEOUT_MILLIS = 30_000;
     /** Outbound DATA octets a connection may hold for flow control before reading pauses. */
     public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES = 4L << 20;
+    /**
+     * Time a server connection may stay without open streams and without receiving anything, in milliseconds,
+     * before it is closed gracefully (GOAWAY NO_ERROR): nginx's {@code keepalive_timeout} and the HTTP/1.1
+     * keep-alive idle timeout. It also bounds the wait for the client preface and first SETTINGS. 0 disables.
+     */
+    public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 75_000;
+    /**
+     * Time a server stream still waiting for the client (it has not sent END_STREAM) may receive nothing, in
+     * milliseconds, before it is reset with RST_STREAM CANCEL: HTTP/2 slowloris (HEADERS without END_STREAM, then
+     * silence). An inactivity timeout, not a rate, so a slow upload that keeps sending is served; the same time as
+     * {@link #DEFAULT_STREAM_STALL_TIMEOUT_MILLIS}, the limit on the opposite direction. 0 disables (needed for
+     * bidirectional streaming, where a client may stay silent on an open stream while the server answers).
+     */
+    public static final long DEFAULT_STREAM_READ_TIMEOUT_MILLIS = 30_000;
     /** Time a graceful close waits for open streams, in milliseconds. */
     public static final long DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
 
@@ -140,6 +154,9 @@ public final class Http2FrameCodec implements ChannelHandler {
     private ScheduledFuture<?> stallCheck;
     private ScheduledFuture<?> gracefulTimeout;
     private Http2StreamObserver observer;
+    /** Ticker time of the last read from the socket, for the idle timeout. */
+    long readNanos;
+    private final Http2ConnectionTimeouts timeouts;
 
     Http2FrameCodec(Http2FrameCodecBuilder config) {
         this.config = config;
@@ -159,6 +176,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         decoder.maxHeaderCount(config.maxHeaderCount, Math.max(config.maxHeaderCount,
                 config.maxHeaderCount * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
         this.flow = new Http2OutboundFlow(this, writer);
+        this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis());
     }
 
     /** A server codec with the default settings and limits. */
@@ -231,6 +249,19 @@ public final class Http2FrameCodec implements ChannelHandler {
         return ticker.nanoTime();
     }
 
+    /** Whether the connection failed or a graceful close began. */
+    boolean isClosing() {
+        return failed || closePromise != null;
+    }
+
+    boolean isRemoteStream(int id) {
+        return ids.isRemote(id);
+    }
+
+    void flushPending() {
+        flushIfNeeded();
+    }
+
     /**
      * Stream 1 of an HTTP/1.1 Upgrade to h2c (RFC 7540 §3.2): applies the client's HTTP2-Settings and fires the
      * request as a HEADERS frame with END_STREAM on a stream that is half-closed (remote).
@@ -273,6 +304,9 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         started = true;
+        long now = ticker.nanoTime();
+        readNanos = now;
+        timeouts.start(now);
         if (!server) {
             ctx.write(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()), ctx.voidPromise());
         }
@@ -297,6 +331,7 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     private void cleanUp(Throwable cause) {
         failed = true;
+        timeouts.stop();
         cancel(settingsTimeout);
         cancel(stallCheck);
         cancel(gracefulTimeout);
@@ -340,6 +375,7 @@ public final class Http2FrameCodec implements ChannelHandler {
             in.release();
             return;
         }
+        readNanos = ticker.nanoTime();
         ByteBuf buf = in;
         ByteBuf c = cumulation;
         if (c != null) {
@@ -403,6 +439,7 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         failed = true;
+        timeouts.stop();
         writeGoAway(ids.lastRemoteStreamId(), e.error().code(), debugData(e.getMessage()));
         ctx.flush();
         ctx.close();
@@ -485,6 +522,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         stream.localWindow = new Http2LocalFlowWindow(id, localInitialWindowSize);
         stream.remoteWindow = new Http2FlowWindow(id, remoteInitialWindowSize);
         stream.writable = Http2OutboundFlow.isWritable(stream);
+        stream.lastReadNanos = ticker.nanoTime();
         streams.put(id, stream);
         if (ids.isRemote(id)) {
             activeRemoteStreams++;
@@ -512,6 +550,9 @@ public final class Http2FrameCodec implements ChannelHandler {
                 writer.writeWindowUpdate(ctx, 0, increment, ctx.voidPromise());
                 flushNeeded = true;
             }
+        }
+        if (activeStreams() == 0) {
+            timeouts.connectionBecameIdle(ticker.nanoTime());
         }
         Http2StreamObserver o = observer;
         if (o != null) {
@@ -756,6 +797,7 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         closePromise = promise != null ? promise : ctx.newPromise();
+        timeouts.stop();
         if (server && goAwaySentLastStreamId < 0) {
             // RFC 9113 §6.8: a first GOAWAY with 2^31-1, then a PING so that the second names every stream the
             // client opened before it saw the first.
