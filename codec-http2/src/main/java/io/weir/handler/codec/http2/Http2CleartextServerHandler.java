@@ -186,6 +186,13 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
     private static int firstLineKind(ByteBuf buf) {
         int start = buf.readerIndex();
         int end = buf.writerIndex();
+        // RFC 9112 §2.2: empty lines before a request line are ignored; the HTTP/1.1 decoder bounds how many.
+        while (start < end && (buf.getByte(start) == '\r' || buf.getByte(start) == '\n')) {
+            start++;
+        }
+        if (start - buf.readerIndex() >= MAX_FIRST_LINE_BYTES) {
+            return HTTP1;
+        }
         int lf = buf.indexOf(start, Math.min(end, start + MAX_FIRST_LINE_BYTES), (byte) '\n');
         if (lf < 0) {
             return buf.readableBytes() >= MAX_FIRST_LINE_BYTES ? HTTP1 : UNDECIDED;

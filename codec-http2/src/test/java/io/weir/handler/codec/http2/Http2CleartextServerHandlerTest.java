@@ -70,6 +70,20 @@ class Http2CleartextServerHandlerTest {
     }
 
     @Test
+    void emptyLinesBeforeAnHttp1RequestLineAreIgnored() {
+        // RFC 9112 §2.2; they may also come in a read of their own.
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            ch.writeInbound(Unpooled.copiedBuffer("\r\n", StandardCharsets.US_ASCII));
+            ch.writeInbound(Unpooled.copiedBuffer("\r\nGET /two HTTP/1.1\r\nHost: h\r\n\r\n",
+                    StandardCharsets.US_ASCII));
+            assertThat(readAll(ch)).startsWith("HTTP/1.1 200 OK").contains("GET /two host=h");
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void upgradeToH2cServesTheRequestAsStreamOne() throws Http2Exception {
         EmbeddedChannel ch = new EmbeddedChannel(handler());
         try {
