@@ -88,9 +88,12 @@ final class Http2ConnectionTimeouts {
             if (serverHolds) {
                 idleSinceNanos = now;
             }
-            long idleDeadline = Math.max(idleSinceNanos, c.readNanos) + idleTimeoutNanos;
+            // Counted from the last stream's end, not from the last frame: PING, SETTINGS or WINDOW_UPDATE frames
+            // open no request, so a peer sending them now and then does not hold the connection (nor does a
+            // header block trickled in CONTINUATION frames).
+            long idleDeadline = idleSinceNanos + idleTimeoutNanos;
             if (idleDeadline - now <= 0) {
-                // Nothing open and nothing heard: GOAWAY(NO_ERROR) and close (RFC 9113 §6.8, §9.1).
+                // No stream for the whole timeout: GOAWAY(NO_ERROR) and close (RFC 9113 §6.8, §9.1).
                 c.startGracefulClose(null);
                 return;
             }

@@ -89,9 +89,10 @@ public final class Http2FrameCodec implements ChannelHandler {
     /** Outbound DATA octets a connection may hold for flow control before reading pauses. */
     public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES = 4L << 20;
     /**
-     * Time a server connection may stay without open streams and without receiving anything, in milliseconds,
-     * before it is closed gracefully (GOAWAY NO_ERROR): nginx's {@code keepalive_timeout} and the HTTP/1.1
-     * keep-alive idle timeout. It also bounds the wait for the client preface and first SETTINGS. 0 disables.
+     * Time a server connection may stay without an open stream, in milliseconds, counted from its start or from
+     * its last stream's end, before it is closed gracefully (GOAWAY NO_ERROR): nginx's {@code keepalive_timeout}
+     * and the HTTP/1.1 keep-alive idle timeout. Frames that open no stream (PING, SETTINGS, WINDOW_UPDATE) do not
+     * restart it, so a peer cannot hold an idle connection with them. 0 disables.
      */
     public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 75_000;
     /**
@@ -154,7 +155,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     private ScheduledFuture<?> stallCheck;
     private ScheduledFuture<?> gracefulTimeout;
     private Http2StreamObserver observer;
-    /** Ticker time of the last read from the socket, for the idle timeout. */
+    /** Ticker time of the last read from the socket, stamped on the streams its frames reach. */
     long readNanos;
     private final Http2ConnectionTimeouts timeouts;
 

@@ -162,10 +162,10 @@ public final class Http2FrameCodecBuilder {
     }
 
     /**
-     * How long a connection may have no open stream and receive nothing before it is closed gracefully (GOAWAY
-     * NO_ERROR, then close); it also bounds the wait for the peer's preface and first SETTINGS. The clock starts
-     * when the connection starts or its last stream closes, and restarts with every read; output still queued for
-     * the peer holds it. 0 disables. Default {@value Http2FrameCodec#DEFAULT_IDLE_TIMEOUT_MILLIS} ms on a server,
+     * How long a connection may have no open stream before it is closed gracefully (GOAWAY NO_ERROR, then close).
+     * The clock starts when the connection starts or its last stream closes; frames that open no stream (PING,
+     * SETTINGS, WINDOW_UPDATE) do not restart it, output still queued for the peer holds it. With the SETTINGS
+     * acknowledgement timeout it bounds the wait for the peer's preface. 0 disables. Default {@value Http2FrameCodec#DEFAULT_IDLE_TIMEOUT_MILLIS} ms on a server,
      * disabled on a client.
      *
      * @throws IllegalArgumentException if {@code millis} is negative

@@ -74,15 +74,29 @@ class Http2ConnectionTimeoutsTest {
     }
 
     @Test
-    void pingsKeepAnIdleConnectionOpen() {
+    void pingKeepAliveDoesNotHoldAnIdleConnection() {
         try (Http2FrameClient c = client(new FrameRecorder()).handshake()) {
-            for (int i = 0; i < 4; i++) {
-                c.advance(IDLE / 2);
-                c.ping(i);
+            c.advance(IDLE / 2);
+            c.ping(1);
+            assertThat(find(c.read(), GOAWAY)).isNull();
+            c.advance(IDLE / 2);
+            c.ping(2);
+            assertThat(find(c.read(), GOAWAY)).as("PINGs open no stream: the connection is still idle").isNotNull();
+        }
+    }
+
+    @Test
+    void requestsRestartTheIdleClock() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(app).handshake()) {
+            for (int i = 0; i < 3; i++) {
+                c.advance(IDLE - 1);
+                c.headers(1 + 2 * i, get("/again"), true);
+                c.read();
+                Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(i).stream();
+                c.channel.writeAndFlush(new Http2HeadersFrame(stream, new Http2Headers().status("204"), true));
                 assertThat(find(c.read(), GOAWAY)).isNull();
             }
-            c.advance(IDLE);
-            assertThat(find(c.read(), GOAWAY)).isNotNull();
         }
     }
 
