@@ -681,6 +681,8 @@ public final class Http2FrameCodec implements ChannelHandler {
         ByteBuf block = ctx.alloc().buffer(128);
         encoder.encode(frame.headers(), block);
         writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
+        // A head we send (a 100 Continue above all) invites the body: the peer's read clock starts over.
+        stream.lastReadNanos = ticker.nanoTime();
         stream.state = stream.state.onSend(Http2Frames.HEADERS, frame.endStream());
         flow.updateWritability(stream);
         closeIfBothEnded(stream);

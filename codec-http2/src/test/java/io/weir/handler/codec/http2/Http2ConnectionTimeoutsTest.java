@@ -153,6 +153,23 @@ class Http2ConnectionTimeoutsTest {
     }
 
     @Test
+    void bodyAfterALate100ContinueGetsTheWholeTimeout() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(app).handshake()) {
+            c.headers(1, post("/upload").add("expect", "100-continue"), false);
+            c.read();
+            c.advance(STREAM_READ - 1);
+            Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+            c.channel.writeAndFlush(new Http2HeadersFrame(stream, new Http2Headers().status("100"), false));
+            c.read();
+            c.advance(STREAM_READ - 1);
+            c.data(1, new byte[] {'x'}, true);
+            assertThat(find(c.read(), RST_STREAM)).isNull();
+            assertThat(app.of(Http2DataFrame.class)).hasSize(1);
+        }
+    }
+
+    @Test
     void longPollIsNotCutWhileTheServerOwesTheAnswer() {
         FrameRecorder app = new FrameRecorder();
         try (Http2FrameClient c = client(app).handshake()) {
