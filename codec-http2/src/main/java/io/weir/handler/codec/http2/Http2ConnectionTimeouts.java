@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
  * starts later can never be earlier than the next run.
  *
  * <p>What is the server's time, not the peer's, never counts: a stream whose receive window (or the connection's)
- * is used up because the application has not consumed the data, a connection whose reading is paused, output still
- * queued in the channel. Each of those restarts the clock it holds when the task finds it, which gives the peer a
- * little more time, never less.
+ * is used up because the application has not consumed the data, a connection whose reading is paused, and, for the
+ * idle clock only, output still queued in the channel. Each of those restarts the clock it holds when the task
+ * finds it, which gives the peer a little more time, never less.
  */
 final class Http2ConnectionTimeouts {
 
@@ -76,16 +76,20 @@ final class Http2ConnectionTimeouts {
             return;
         }
         long now = c.nanoTime();
-        boolean serverHolds = !c.ctx.channel().config().isAutoRead() || hasQueuedOutput();
+        // Paused reading keeps the peer's frames in the socket: not the peer's silence.
+        boolean readingPaused = !c.ctx.channel().config().isAutoRead();
         long next = now + tickBoundNanos;
         if (streamReadTimeoutNanos > 0 && c.activeStreams() > 0) {
-            next = Math.min(next, checkStreams(now, serverHolds));
+            // Queued output does not hold these clocks: a peer that does not read can still send, and must not
+            // shield its silent streams by leaving another stream's response unread.
+            next = Math.min(next, checkStreams(now, readingPaused));
         }
         if (c.isClosing()) {
             return;
         }
         if (idleTimeoutNanos > 0 && c.activeStreams() == 0) {
-            if (serverHolds) {
+            if (readingPaused || hasQueuedOutput()) {
+                // The last answer is still on its way to the peer: the idle time starts once it has left.
                 idleSinceNanos = now;
             }
             // Counted from the last stream's end, not from the last frame: PING, SETTINGS or WINDOW_UPDATE frames
@@ -109,7 +113,7 @@ final class Http2ConnectionTimeouts {
     }
 
     /** Resets the streams the peer has left silent too long; returns the earliest deadline of the others. */
-    private long checkStreams(long now, boolean serverHolds) {
+    private long checkStreams(long now, boolean readingPaused) {
         long next = NO_DEADLINE;
         boolean connectionBlocked = c.connectionWindow.window() <= 0;
         for (int id : c.streams.keys()) {
@@ -119,7 +123,7 @@ final class Http2ConnectionTimeouts {
             if (stream == null || !stream.state.remoteMaySendData() || !c.isRemoteStream(id)) {
                 continue;
             }
-            if (serverHolds || connectionBlocked || stream.localWindow.window() <= 0) {
+            if (readingPaused || connectionBlocked || stream.localWindow.window() <= 0) {
                 // The peer cannot send: our flow control or paused reading holds it; its clock starts over.
                 stream.lastReadNanos = now;
             }
@@ -138,5 +142,4 @@ final class Http2ConnectionTimeouts {
         c.flushPending();
         return next;
     }
-
 }

@@ -10,6 +10,7 @@ import static io.weir.handler.codec.http2.internal.Http2Frames.RST_STREAM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.buffer.Unpooled;
 import io.weir.handler.codec.http2.Http2FrameClient.Event;
 import io.weir.handler.codec.http2.internal.Http2Frames;
 import java.util.List;
@@ -206,6 +207,39 @@ class Http2ConnectionTimeoutsTest {
             c.advance(STREAM_READ * 4);
             assertThat(find(c.read(), RST_STREAM)).isNull();
             assertThat(app.of(Http2HeadersFrame.class).get(0).stream().isActive()).isTrue();
+        }
+    }
+
+    /** Queues a PING frame in the channel's outbound buffer, unflushed: output the client has not taken yet. */
+    private static void queueUnsentOutput(Http2FrameClient c) {
+        c.channel.pipeline().firstContext().write(Unpooled.buffer(17).writeMedium(8).writeByte(PING).writeByte(0)
+                .writeInt(0).writeLong(42));
+    }
+
+    @Test
+    void unreadResponseDoesNotShieldASlowlorisStream() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(app).handshake()) {
+            c.headers(1, post("/upload"), false);
+            c.read();
+            queueUnsentOutput(c);
+            c.advance(STREAM_READ);
+            Event reset = find(c.read(), RST_STREAM);
+            assertThat(reset).as("reset although output waits for the client").isNotNull();
+            assertThat(reset.streamId()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void idleClockWaitsForTheLastAnswerToLeave() {
+        try (Http2FrameClient c = client(new FrameRecorder()).handshake()) {
+            queueUnsentOutput(c);
+            c.advance(IDLE * 2);
+            assertThat(c.channel.isOpen()).isTrue();
+            c.channel.flush();
+            c.read();
+            c.advance(IDLE);
+            assertThat(find(c.read(), GOAWAY)).isNotNull();
         }
     }
 
