@@ -51,7 +51,11 @@ import java.util.concurrent.TimeUnit;
  * answered, then the close once the streams are done (or {@link #DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS}).
  *
  * <p><b>Safe by default.</b> Every limit below has a setter on the builder; exceeding a connection limit ends the
- * connection with GOAWAY ENHANCE_YOUR_CALM.
+ * connection with GOAWAY ENHANCE_YOUR_CALM. Every wait on the peer is bounded: its SETTINGS acknowledgement
+ * ({@link #DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS}, which also ends a connection whose peer never sends its preface),
+ * a connection without streams ({@link #DEFAULT_IDLE_TIMEOUT_MILLIS}, then a graceful GOAWAY), a stream the peer
+ * leaves silent before its END_STREAM ({@link #DEFAULT_STREAM_READ_TIMEOUT_MILLIS}, then RST_STREAM CANCEL; a
+ * stream waiting for our answer never times out), a zero send window ({@link #DEFAULT_STREAM_STALL_TIMEOUT_MILLIS}).
  *
  * <p>Only used from the channel's event loop; one instance per connection.
  */
