@@ -20,6 +20,7 @@ import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.weir.handler.codec.http.multipart.HttpPostDecoderConfig;
 import io.weir.handler.codec.http2.Http2CleartextServerHandler;
+import io.weir.handler.codec.http2.Http2FrameCodec;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2ServerInitializer;
 import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
@@ -61,8 +62,15 @@ import javax.net.ssl.SSLException;
  * accepted (see {@link HttpServerTimeouts} for the defaults and why). Change them with {@link #timeouts} and
  * {@link #maxConnections}, or on the command line.
  *
+ * <p>The same timeouts hold for h2c: the head timeout is also the time a new connection has to send the HTTP/2
+ * preface or a request line ({@link Http2CleartextServerHandler}'s decision timeout), and the idle timeout is also
+ * the time an HTTP/2 connection may stay without a stream. HTTP/2 adds the stream read timeout
+ * ({@link #streamReadTimeout}): a stream the client has not finished sending that receives nothing for that long is
+ * reset with RST_STREAM CANCEL (HTTP/2 slowloris), while a stream that waits for the server's answer never times out.
+ *
  * <p>Run it with {@code examples/run http.HttpServer [--port 8080] [--transport nio|epoll] [--static-root DIR]
- * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--max-connections auto]} ({@code --help}
+ * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--stream-read-timeout 30s]
+ * [--max-connections auto]} ({@code --help}
  * explains them); it prints its URL and shuts down gracefully on Ctrl-C (in-flight responses are written, then the
  * loops stop). From code: {@link #start} binds and returns the listening channel, {@link #close} stops listening.
  */
@@ -89,6 +97,7 @@ public final class HttpServer implements AutoCloseable {
     private volatile HttpPostDecoderConfig uploadConfig = new HttpPostDecoderConfig();
     private volatile long maxUploadFileSizeBytes = UploadHandler.DEFAULT_MAX_FILE_SIZE_BYTES;
     private volatile HttpServerTimeouts timeouts = new HttpServerTimeouts();
+    private volatile long streamReadTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS;
     private volatile int maxConnections = defaultMaxConnections();
     private volatile ConnectionLimitHandler connectionLimit;
     private volatile SslContext tls;
@@ -145,6 +154,21 @@ public final class HttpServer implements AutoCloseable {
      */
     public HttpServer timeouts(HttpServerTimeouts timeouts) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts").clone();
+        return this;
+    }
+
+    /**
+     * How long an HTTP/2 stream the client has not finished sending (no END_STREAM yet) may receive nothing before
+     * it is reset with RST_STREAM CANCEL; 0 turns it off. Defaults to
+     * {@value Http2FrameCodec#DEFAULT_STREAM_READ_TIMEOUT_MILLIS} ms. Takes effect at {@link #start}. Returns this.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public HttpServer streamReadTimeout(long timeout, TimeUnit unit) {
+        if (timeout < 0) {
+            throw new IllegalArgumentException("streamReadTimeout: " + timeout + " (expected: >= 0)");
+        }
+        this.streamReadTimeoutMillis = unit.toMillis(timeout);
         return this;
     }
 
@@ -257,7 +281,11 @@ public final class HttpServer implements AutoCloseable {
                             handler);
                 }
             };
-            Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), stream);
+            Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer()
+                    .idleTimeoutMillis(TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.idleTimeoutNanos()))
+                    .streamReadTimeoutMillis(streamReadTimeoutMillis);
+            long decisionTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.requestHeadTimeoutNanos());
+            Http2ServerInitializer http2 = new Http2ServerInitializer(codec, stream);
             http1Pipeline = http1;
             http2Pipeline = http2;
             Channel bound = newBootstrap(limit)
@@ -265,7 +293,8 @@ public final class HttpServer implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel ch) {
                             // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
-                            ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1));
+                            ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1,
+                                    decisionTimeoutMillis));
                         }
                     })
                     .bind(localAddress).sync().channel();
@@ -365,11 +394,15 @@ public final class HttpServer implements AutoCloseable {
               --tls-cert FILE          PEM certificate chain for HTTPS (default: a new self-signed one)
               --tls-key FILE           PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1)
               --head-timeout T         time for a request head to arrive, from connection start or from the
-                                       request's first byte; then 408 and close (default 10s)
+                                       request's first byte; then 408 and close (default 10s); also the time
+                                       a new connection has to send the HTTP/2 preface or a request line
               --idle-timeout T         time a kept-alive connection may stay silent between requests;
-                                       then closed quietly (default 75s)
+                                       then closed quietly (default 75s); for HTTP/2, time without a stream,
+                                       then GOAWAY and close
               --min-body-rate B        slowest request body in bytes/s, averaged over 10 s windows after a
                                        5 s grace period; below it 408 and close (default 1024)
+              --stream-read-timeout T  time an HTTP/2 stream the client has not finished may receive
+                                       nothing; then RST_STREAM CANCEL (default 30s)
               --max-connections N      connections open at once; more are closed as they are accepted
                                        (default auto: the descriptor limit less 256)
             T is a duration such as 300ms, 10s or 2m (a bare number is seconds); 0 or off turns a timeout,
@@ -384,6 +417,7 @@ public final class HttpServer implements AutoCloseable {
         String transportName = System.getProperty("io.weir.example.transport");
         Path staticRoot = null;
         HttpServerTimeouts timeouts = new HttpServerTimeouts();
+        long streamReadTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS;
         int maxConnections = defaultMaxConnections();
         int tlsPort = DEFAULT_TLS_PORT;
         Path tlsCert = null;
@@ -409,6 +443,7 @@ public final class HttpServer implements AutoCloseable {
                         TimeUnit.MILLISECONDS);
                 case "--idle-timeout" -> timeouts.setIdleTimeout(parseMillis(option, value), TimeUnit.MILLISECONDS);
                 case "--min-body-rate" -> timeouts.setMinBodyRate(parseCount(option, value));
+                case "--stream-read-timeout" -> streamReadTimeoutMillis = parseMillis(option, value);
                 case "--max-connections" -> maxConnections = value.equals("auto") ? defaultMaxConnections()
                         : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value));
                 default -> throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
@@ -417,7 +452,7 @@ public final class HttpServer implements AutoCloseable {
         IoHandlerFactory io = ioHandlerFactory(transportName);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
         HttpServer server = new HttpServer(group).staticRoot(staticRoot).timeouts(timeouts)
-                .maxConnections(maxConnections);
+                .streamReadTimeout(streamReadTimeoutMillis, TimeUnit.MILLISECONDS).maxConnections(maxConnections);
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together\n" + USAGE);
         }
@@ -446,7 +481,7 @@ public final class HttpServer implements AutoCloseable {
                         + (tlsCert == null ? " and a self-signed certificate (curl -k)" : " and " + tlsCert)
                         + "; the OpenSSL engine is not built yet");
             }
-            System.out.println("  " + timeouts + ", "
+            System.out.println("  " + timeouts + ", HTTP/2 stream read " + streamReadTimeoutMillis + " ms, "
                     + (maxConnections == NO_CONNECTION_LIMIT ? "no connection cap" : "at most " + maxConnections
                     + " connections"));
             channel.closeFuture().sync();

@@ -49,7 +49,9 @@ class HttpServerOptionsTest {
             System.setOut(out);
         }
         assertThat(printed.toString(StandardCharsets.UTF_8))
-                .contains("--head-timeout", "--idle-timeout", "--min-body-rate", "--max-connections");
+                .contains("--head-timeout", "--idle-timeout", "--min-body-rate", "--stream-read-timeout",
+                        "--max-connections")
+                .contains("HTTP/2 preface", "RST_STREAM CANCEL");
     }
 
     @Test
@@ -63,6 +65,8 @@ class HttpServerOptionsTest {
         try {
             assertThatThrownBy(() -> new HttpServer(group).maxConnections(-1))
                     .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new HttpServer(group).streamReadTimeout(-1, TimeUnit.SECONDS))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
         } finally {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
         }

@@ -16,6 +16,8 @@ import io.weir.example.http.HttpServer;
 import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.util.concurrent.EventExecutor;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,9 +42,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Slow and silent clients against the example HTTP server, started from code with short timeouts (head 300 ms,
- * idle 300 ms, body at least 1 KiB/s over 300 ms windows after 200 ms), over NIO and epoll: slowloris connections
- * get 408 and are closed, silent ones are closed, a slow body gets 408, connections beyond the cap are refused, and
- * another client is served meanwhile. The graceful close after a 408 (and after the codec's own 400) is
+ * idle 300 ms, body at least 1 KiB/s over 300 ms windows after 200 ms, HTTP/2 stream read 300 ms), over NIO and
+ * epoll: slowloris connections get 408 and are closed, silent ones are closed, a slow body gets 408, connections
+ * beyond the cap are refused; on h2c, a partial preface is closed, an idle connection gets GOAWAY and is closed, a
+ * slowloris stream is reset; and another client is served meanwhile. The graceful close after a 408 (and after the codec's own 400) is
  * {@code HttpServerCodec}'s, with its default linger bounds (2 s, 1 MiB). Afterwards every connection the server
  * accepted is closed and the process's descriptor count is back to where it was before the clients came.
  *
@@ -56,6 +59,16 @@ class HttpServerTimeoutFaultTest {
     private static final long CLOSE_WAIT_SECONDS = 30;
     private static final long ATTACK_PACE_MILLIS = 50;
     private static final String PLAINTEXT = "GET /plaintext HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    private static final long SHORT_TIMEOUT_MILLIS = 300;
+    private static final byte[] H2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+    private static final int H2_HEADERS = 0x1;
+    private static final int H2_RST_STREAM = 0x3;
+    private static final int H2_SETTINGS = 0x4;
+    private static final int H2_PING = 0x6;
+    private static final int H2_GOAWAY = 0x7;
+    private static final int H2_FLAG_ACK = 0x1;
+    private static final int H2_FLAG_END_HEADERS = 0x4;
+    private static final long H2_CANCEL = 0x8;
 
     private EventLoopGroup group;
     private HttpServer server;
@@ -71,8 +84,8 @@ class HttpServerTimeoutFaultTest {
 
     private static HttpServerTimeouts shortTimeouts() {
         return new HttpServerTimeouts()
-                .setRequestHeadTimeout(300, TimeUnit.MILLISECONDS)
-                .setIdleTimeout(300, TimeUnit.MILLISECONDS)
+                .setRequestHeadTimeout(SHORT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .setIdleTimeout(SHORT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
                 .setMinBodyRate(1024)
                 .setBodyRateGracePeriod(200, TimeUnit.MILLISECONDS)
                 .setBodyRateWindow(300, TimeUnit.MILLISECONDS);
@@ -88,7 +101,8 @@ class HttpServerTimeoutFaultTest {
             io = NioIoHandler.newFactory();
         }
         group = new MultiThreadIoEventLoopGroup(2, io);
-        server = new HttpServer(group).timeouts(timeouts).maxConnections(maxConnections);
+        server = new HttpServer(group).timeouts(timeouts).maxConnections(maxConnections)
+                .streamReadTimeout(SHORT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         Channel listener = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         address = (InetSocketAddress) listener.localAddress();
         // First in the listener's pipeline: sees every accepted channel, before the cap and the acceptor.
@@ -177,6 +191,11 @@ class HttpServerTimeoutFaultTest {
         clients.clear();
         for (ChannelFuture closed : accepted) {
             assertThat(closed.await(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)).as("an accepted connection closed").isTrue();
+        }
+        // A close future wakes this thread before its loop has run the future's other listeners (the connection
+        // cap's count among them): one turn of every loop lets them finish.
+        for (EventExecutor loop : group) {
+            loop.submit(() -> { }).get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         }
         // A closed NIO channel's socket is released by the JDK at its selector's next select, and a close
         // future may complete just before the transport's last step: let every loop turn over until the count
@@ -333,5 +352,160 @@ class HttpServerTimeoutFaultTest {
         }
         assertEverythingIsClosed();
         assertThat(server.connectionLimit().openConnections()).isZero();
+    }
+
+    // ---------------------------------------------------------------- HTTP/2 (h2c by prior knowledge)
+
+    /** One frame as the client saw it: type, flags, stream, payload. */
+    private record H2Frame(int type, int flags, int streamId, byte[] payload) {
+        long int32(int offset) {
+            return ((payload[offset] & 0xFFL) << 24) | ((payload[offset + 1] & 0xFF) << 16)
+                    | ((payload[offset + 2] & 0xFF) << 8) | (payload[offset + 3] & 0xFF);
+        }
+    }
+
+    private static void writeFrame(OutputStream out, int type, int flags, int streamId, byte[] payload)
+            throws IOException {
+        byte[] frame = new byte[9 + payload.length];
+        frame[0] = (byte) (payload.length >>> 16);
+        frame[1] = (byte) (payload.length >>> 8);
+        frame[2] = (byte) payload.length;
+        frame[3] = (byte) type;
+        frame[4] = (byte) flags;
+        frame[5] = (byte) (streamId >>> 24);
+        frame[6] = (byte) (streamId >>> 16);
+        frame[7] = (byte) (streamId >>> 8);
+        frame[8] = (byte) streamId;
+        System.arraycopy(payload, 0, frame, 9, payload.length);
+        out.write(frame);
+        out.flush();
+    }
+
+    /** The next frame, or null when the server ended the connection. */
+    private static H2Frame readFrame(DataInputStream in) throws IOException {
+        byte[] header = new byte[9];
+        try {
+            in.readFully(header);
+        } catch (EOFException | SocketException closed) {
+            return null;
+        }
+        int length = ((header[0] & 0xFF) << 16) | ((header[1] & 0xFF) << 8) | (header[2] & 0xFF);
+        byte[] payload = new byte[length];
+        in.readFully(payload);
+        int streamId = ((header[5] & 0x7F) << 24) | ((header[6] & 0xFF) << 16) | ((header[7] & 0xFF) << 8)
+                | (header[8] & 0xFF);
+        return new H2Frame(header[3] & 0xFF, header[4] & 0xFF, streamId, payload);
+    }
+
+    /** A connection that sent the preface, an empty SETTINGS and the acknowledgement of the server's. */
+    private Socket h2cConnection() throws IOException {
+        Socket s = connect();
+        OutputStream out = s.getOutputStream();
+        out.write(H2_PREFACE);
+        writeFrame(out, H2_SETTINGS, 0, 0, new byte[0]);
+        writeFrame(out, H2_SETTINGS, H2_FLAG_ACK, 0, new byte[0]);
+        return s;
+    }
+
+    /**
+     * A POST request's header block, HPACK without Huffman coding (RFC 7541): :method POST, :scheme http and
+     * :path / from the static table, :authority as a literal with an indexed name.
+     */
+    private static byte[] postHeaderBlock() {
+        byte[] authority = "localhost".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] block = new byte[5 + authority.length];
+        block[0] = (byte) 0x83; // :method POST
+        block[1] = (byte) 0x86; // :scheme http
+        block[2] = (byte) 0x84; // :path /
+        block[3] = 0x01; // literal without indexing, name :authority (index 1)
+        block[4] = (byte) authority.length;
+        System.arraycopy(authority, 0, block, 5, authority.length);
+        return block;
+    }
+
+    /**
+     * Reads frames until the server ends the connection, answering the PING of its graceful close (so that the
+     * second GOAWAY and the close follow at once); returns every frame seen.
+     */
+    private static List<H2Frame> readUntilClosedAnsweringPings(Socket s) throws IOException {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        OutputStream out = s.getOutputStream();
+        List<H2Frame> frames = new ArrayList<>();
+        for (H2Frame f; (f = readFrame(in)) != null; ) {
+            frames.add(f);
+            if (f.type() == H2_PING && (f.flags() & H2_FLAG_ACK) == 0) {
+                try {
+                    writeFrame(out, H2_PING, H2_FLAG_ACK, 0, f.payload());
+                } catch (IOException closed) {
+                    // The server may close first: its close is what the caller waits for.
+                }
+            }
+        }
+        return frames;
+    }
+
+    private static List<H2Frame> ofType(List<H2Frame> frames, int type) {
+        List<H2Frame> out = new ArrayList<>();
+        for (H2Frame f : frames) {
+            if (f.type() == type) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void partialPrefaceIsClosed(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        List<Socket> attackers = new ArrayList<>();
+        for (int i = 0; i < ATTACKERS; i++) {
+            Socket s = connect();
+            // A few bytes of the preface, then nothing: no protocol can be chosen yet.
+            s.getOutputStream().write(H2_PREFACE, 0, 1 + i % 20);
+            attackers.add(s);
+        }
+        assertAnotherClientIsServed();
+        for (Socket s : attackers) {
+            assertThat(readUntilClosed(s)).as("closed quietly before a protocol was chosen").isEmpty();
+        }
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void idleH2cConnectionIsClosedWithGoAway(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        List<Socket> idle = new ArrayList<>();
+        for (int i = 0; i < ATTACKERS; i++) {
+            idle.add(h2cConnection());
+        }
+        assertAnotherClientIsServed();
+        for (Socket s : idle) {
+            List<H2Frame> goAways = ofType(readUntilClosedAnsweringPings(s), H2_GOAWAY);
+            assertThat(goAways).as("a graceful close").isNotEmpty()
+                    .allSatisfy(g -> assertThat(g.int32(4)).as("NO_ERROR").isZero());
+        }
+        assertEverythingIsClosed();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void http2SlowlorisStreamIsReset(String transport) throws Exception {
+        start(transport, HttpServer.NO_CONNECTION_LIMIT, shortTimeouts());
+        Socket s = h2cConnection();
+        int streams = 10;
+        for (int i = 0; i < streams; i++) {
+            // HEADERS without END_STREAM: the body is announced and never comes.
+            writeFrame(s.getOutputStream(), H2_HEADERS, H2_FLAG_END_HEADERS, 1 + 2 * i, postHeaderBlock());
+        }
+        assertAnotherClientIsServed();
+        // Every stream is reset; once none is open the idle timeout ends the connection.
+        List<H2Frame> frames = readUntilClosedAnsweringPings(s);
+        List<H2Frame> resets = ofType(frames, H2_RST_STREAM);
+        assertThat(resets).extracting(H2Frame::streamId).containsExactlyInAnyOrder(1, 3, 5, 7, 9, 11, 13, 15, 17, 19);
+        assertThat(resets).allSatisfy(r -> assertThat(r.int32(0)).as("CANCEL").isEqualTo(H2_CANCEL));
+        assertThat(ofType(frames, H2_HEADERS)).as("no stream was answered").isEmpty();
+        assertEverythingIsClosed();
     }
 }

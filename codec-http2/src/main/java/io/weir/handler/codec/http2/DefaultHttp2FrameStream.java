@@ -27,6 +27,11 @@ final class DefaultHttp2FrameStream implements Http2FrameStream {
     boolean writable = true;
     /** Ticker time since when queued bytes made no progress, 0 when not stalled. */
     long stalledSinceNanos;
+    /**
+     * Ticker time since when the stream waits for the peer, for the stream read timeout: its opening, the last
+     * HEADERS or DATA received, or the last HEADERS sent (a 100 Continue invites the body).
+     */
+    long lastReadNanos;
 
     /** Received content-length, -1 when none. */
     long expectedContentLength = -1;

@@ -7,7 +7,9 @@ import io.weir.channel.ChannelInitializer;
 import io.weir.channel.Channel;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http2.internal.Http2Frames;
+import io.weir.util.concurrent.ScheduledFuture;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * h2c on a plaintext port, the first bytes deciding (RFC 9113 §3.3, RFC 7540 §3.2): a connection that starts with
@@ -18,6 +20,10 @@ import java.util.Objects;
  * the first line is an HTTP/1.x request line, handing the bytes read so far to the pipeline it installed. A first
  * line that is neither (an invalid preface, RFC 9113 §3.4) closes the connection.
  *
+ * <p>The decision has a deadline ({@link #DEFAULT_DECISION_TIMEOUT_MILLIS}): a connection that sends nothing, or
+ * part of the preface or of a first line and then stops, is closed quietly when it passes, before any protocol
+ * handler is installed. Once the handler has decided, the chosen protocol's own timeouts take over.
+ *
  * <p>Not sharable: one per connection. Event loop only.
  */
 public final class Http2CleartextServerHandler implements ChannelHandler {
@@ -27,27 +33,96 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
      * which refuses it by its own limit.
      */
     public static final int MAX_FIRST_LINE_BYTES = 8192;
+    /**
+     * Time a new connection has to send enough bytes for the protocol to be chosen, in milliseconds: the HTTP/1.1
+     * request head timeout ({@code HttpServerTimeouts.DEFAULT_REQUEST_HEAD_TIMEOUT_MILLIS}), since a real client
+     * sends its preface or request line in its first packet.
+     */
+    public static final long DEFAULT_DECISION_TIMEOUT_MILLIS = 10_000;
     private static final byte[] HTTP1_VERSION_PREFIX = {'H', 'T', 'T', 'P', '/', '1', '.'};
     private static final int HTTP1_VERSION_BYTES = 8;
 
     private final Http2ServerInitializer http2;
     private final ChannelInitializer<Channel> http1Initializer;
+    private final long decisionTimeoutMillis;
+    private final Runnable decisionTimedOut = this::decisionTimedOut;
+    private ChannelHandlerContext ctx;
     private ByteBuf buffered;
+    private ScheduledFuture<?> decisionTimeout;
+    private boolean decided;
 
     /**
+     * A handler with the default decision timeout, {@value #DEFAULT_DECISION_TIMEOUT_MILLIS} ms.
+     *
      * @param http2 installs the HTTP/2 handlers (also used after an Upgrade)
      * @param http1Initializer installs the HTTP/1.1 handlers; its pipeline must contain an {@link HttpServerCodec}
      *        for the Upgrade to be offered
      */
     public Http2CleartextServerHandler(Http2ServerInitializer http2, ChannelInitializer<Channel> http1Initializer) {
+        this(http2, http1Initializer, DEFAULT_DECISION_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * @param http2 installs the HTTP/2 handlers (also used after an Upgrade)
+     * @param http1Initializer installs the HTTP/1.1 handlers; its pipeline must contain an {@link HttpServerCodec}
+     *        for the Upgrade to be offered
+     * @param decisionTimeoutMillis how long the connection has, from when it becomes active, to send enough bytes
+     *        for the protocol to be chosen before it is closed; 0 disables
+     * @throws IllegalArgumentException if {@code decisionTimeoutMillis} is negative
+     */
+    public Http2CleartextServerHandler(Http2ServerInitializer http2, ChannelInitializer<Channel> http1Initializer,
+            long decisionTimeoutMillis) {
         this.http2 = Objects.requireNonNull(http2, "http2");
         this.http1Initializer = Objects.requireNonNull(http1Initializer, "http1Initializer");
+        if (decisionTimeoutMillis < 0) {
+            throw new IllegalArgumentException("decisionTimeoutMillis: " + decisionTimeoutMillis
+                    + " (expected >= 0, 0 disables)");
+        }
+        this.decisionTimeoutMillis = decisionTimeoutMillis;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        if (ctx.channel().isActive()) {
+            armDecisionTimeout();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        armDecisionTimeout();
+        ctx.fireChannelActive();
+    }
+
+    private void armDecisionTimeout() {
+        if (decisionTimeoutMillis > 0 && decisionTimeout == null && !decided) {
+            decisionTimeout = ctx.executor().schedule(decisionTimedOut, decisionTimeoutMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void decisionTimedOut() {
+        decisionTimeout = null;
+        if (decided) {
+            return;
+        }
+        // Nothing decided within the limit: a silent client or a partial preface or first line. Closed quietly;
+        // no protocol was chosen to answer in.
+        decided = true;
+        releaseBuffered();
+        ctx.close();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof ByteBuf in)) {
             ctx.fireChannelRead(msg);
+            return;
+        }
+        if (decided) {
+            // Timed out and closing: what still arrives is dropped.
+            in.release();
             return;
         }
         ByteBuf buf = in;
@@ -82,6 +157,8 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
             if (firstLine == NEITHER) {
                 // Neither the HTTP/2 preface nor an HTTP/1.x request line: an invalid preface (RFC 9113 §3.4).
                 buf.release();
+                decided = true;
+                cancelDecisionTimeout();
                 ctx.close();
                 return;
             }
@@ -91,6 +168,8 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
                 ctx.pipeline().addAfter(codec.name(), null, new Http2ServerUpgradeHandler(http2));
             }
         }
+        decided = true;
+        cancelDecisionTimeout();
         ctx.pipeline().remove(this);
         ctx.fireChannelRead(buf);
         ctx.fireChannelReadComplete();
@@ -107,10 +186,11 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
     private static int firstLineKind(ByteBuf buf) {
         int start = buf.readerIndex();
         int end = buf.writerIndex();
-        byte first = buf.getByte(start);
-        if (first == '\r' || first == '\n') {
-            // RFC 9112 §2.2: empty lines before a request line are allowed (the HTTP/1.1 decoder bounds them); the
-            // HTTP/2 preface never starts with one.
+        // RFC 9112 §2.2: empty lines before a request line are ignored; the HTTP/1.1 decoder bounds how many.
+        while (start < end && (buf.getByte(start) == '\r' || buf.getByte(start) == '\n')) {
+            start++;
+        }
+        if (start - buf.readerIndex() >= MAX_FIRST_LINE_BYTES) {
             return HTTP1;
         }
         int lf = buf.indexOf(start, Math.min(end, start + MAX_FIRST_LINE_BYTES), (byte) '\n');
@@ -132,7 +212,27 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
     }
 
     @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        cancelDecisionTimeout();
+        releaseBuffered();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelDecisionTimeout();
+        releaseBuffered();
+    }
+
+    private void cancelDecisionTimeout() {
+        ScheduledFuture<?> t = decisionTimeout;
+        decisionTimeout = null;
+        if (t != null) {
+            t.cancel(false);
+        }
+    }
+
+    private void releaseBuffered() {
         if (buffered != null) {
             buffered.release();
             buffered = null;

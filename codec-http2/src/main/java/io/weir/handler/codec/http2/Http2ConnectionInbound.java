@@ -40,6 +40,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             throw streamError(streamId, Http2Error.STREAM_CLOSED, "DATA on closed stream " + streamId
                     + " (RFC 9113 §5.1)");
         }
+        stream.lastReadNanos = c.readNanos;
         Http2StreamState next;
         try {
             next = stream.state.onReceive(Http2Frames.DATA, endStream, streamId);
@@ -92,6 +93,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             openRemoteStream(streamId, headerBlock, endStream);
             return;
         }
+        stream.lastReadNanos = c.readNanos;
         boolean trailers = stream.headersReceived;
         Http2StreamState next;
         try {

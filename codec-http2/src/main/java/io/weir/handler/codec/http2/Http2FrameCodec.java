@@ -51,7 +51,11 @@ import java.util.concurrent.TimeUnit;
  * answered, then the close once the streams are done (or {@link #DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS}).
  *
  * <p><b>Safe by default.</b> Every limit below has a setter on the builder; exceeding a connection limit ends the
- * connection with GOAWAY ENHANCE_YOUR_CALM.
+ * connection with GOAWAY ENHANCE_YOUR_CALM. Every wait on the peer is bounded: its SETTINGS acknowledgement
+ * ({@link #DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS}, which also ends a connection whose peer never sends its preface),
+ * a connection without streams ({@link #DEFAULT_IDLE_TIMEOUT_MILLIS}, then a graceful GOAWAY), a stream the peer
+ * leaves silent before its END_STREAM ({@link #DEFAULT_STREAM_READ_TIMEOUT_MILLIS}, then RST_STREAM CANCEL; a
+ * stream waiting for our answer never times out), a zero send window ({@link #DEFAULT_STREAM_STALL_TIMEOUT_MILLIS}).
  *
  * <p>Only used from the channel's event loop; one instance per connection.
  */
@@ -88,6 +92,21 @@ public final class Http2FrameCodec implements ChannelHandler {
     public static final long DEFAULT_STREAM_STALL_TIMEOUT_MILLIS = 30_000;
     /** Outbound DATA octets a connection may hold for flow control before reading pauses. */
     public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES = 4L << 20;
+    /**
+     * Time a server connection may stay without an open stream, in milliseconds, counted from its start or from
+     * its last stream's end, before it is closed gracefully (GOAWAY NO_ERROR): nginx's {@code keepalive_timeout}
+     * and the HTTP/1.1 keep-alive idle timeout. Frames that open no stream (PING, SETTINGS, WINDOW_UPDATE) do not
+     * restart it, so a peer cannot hold an idle connection with them. 0 disables.
+     */
+    public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 75_000;
+    /**
+     * Time a server stream still waiting for the client (it has not sent END_STREAM) may receive nothing, in
+     * milliseconds, before it is reset with RST_STREAM CANCEL: HTTP/2 slowloris (HEADERS without END_STREAM, then
+     * silence). An inactivity timeout, not a rate, so a slow upload that keeps sending is served; the same time as
+     * {@link #DEFAULT_STREAM_STALL_TIMEOUT_MILLIS}, the limit on the opposite direction. 0 disables (needed for
+     * bidirectional streaming, where a client may stay silent on an open stream while the server answers).
+     */
+    public static final long DEFAULT_STREAM_READ_TIMEOUT_MILLIS = 30_000;
     /** Time a graceful close waits for open streams, in milliseconds. */
     public static final long DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
 
@@ -140,6 +159,9 @@ public final class Http2FrameCodec implements ChannelHandler {
     private ScheduledFuture<?> stallCheck;
     private ScheduledFuture<?> gracefulTimeout;
     private Http2StreamObserver observer;
+    /** Ticker time of the last read from the socket, stamped on the streams its frames reach. */
+    long readNanos;
+    private final Http2ConnectionTimeouts timeouts;
 
     Http2FrameCodec(Http2FrameCodecBuilder config) {
         this.config = config;
@@ -159,6 +181,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         decoder.maxHeaderCount(config.maxHeaderCount, Math.max(config.maxHeaderCount,
                 config.maxHeaderCount * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
         this.flow = new Http2OutboundFlow(this, writer);
+        this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis());
     }
 
     /** A server codec with the default settings and limits. */
@@ -231,6 +254,19 @@ public final class Http2FrameCodec implements ChannelHandler {
         return ticker.nanoTime();
     }
 
+    /** Whether the connection failed or a graceful close began. */
+    boolean isClosing() {
+        return failed || closePromise != null;
+    }
+
+    boolean isRemoteStream(int id) {
+        return ids.isRemote(id);
+    }
+
+    void flushPending() {
+        flushIfNeeded();
+    }
+
     /**
      * Stream 1 of an HTTP/1.1 Upgrade to h2c (RFC 7540 §3.2): applies the client's HTTP2-Settings and fires the
      * request as a HEADERS frame with END_STREAM on a stream that is half-closed (remote).
@@ -273,6 +309,9 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         started = true;
+        long now = ticker.nanoTime();
+        readNanos = now;
+        timeouts.start(now);
         if (!server) {
             ctx.write(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()), ctx.voidPromise());
         }
@@ -297,6 +336,7 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     private void cleanUp(Throwable cause) {
         failed = true;
+        timeouts.stop();
         cancel(settingsTimeout);
         cancel(stallCheck);
         cancel(gracefulTimeout);
@@ -340,6 +380,7 @@ public final class Http2FrameCodec implements ChannelHandler {
             in.release();
             return;
         }
+        readNanos = ticker.nanoTime();
         ByteBuf buf = in;
         ByteBuf c = cumulation;
         if (c != null) {
@@ -403,6 +444,7 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         failed = true;
+        timeouts.stop();
         writeGoAway(ids.lastRemoteStreamId(), e.error().code(), debugData(e.getMessage()));
         ctx.flush();
         ctx.close();
@@ -485,6 +527,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         stream.localWindow = new Http2LocalFlowWindow(id, localInitialWindowSize);
         stream.remoteWindow = new Http2FlowWindow(id, remoteInitialWindowSize);
         stream.writable = Http2OutboundFlow.isWritable(stream);
+        stream.lastReadNanos = ticker.nanoTime();
         streams.put(id, stream);
         if (ids.isRemote(id)) {
             activeRemoteStreams++;
@@ -512,6 +555,9 @@ public final class Http2FrameCodec implements ChannelHandler {
                 writer.writeWindowUpdate(ctx, 0, increment, ctx.voidPromise());
                 flushNeeded = true;
             }
+        }
+        if (activeStreams() == 0) {
+            timeouts.connectionBecameIdle(ticker.nanoTime());
         }
         Http2StreamObserver o = observer;
         if (o != null) {
@@ -639,6 +685,8 @@ public final class Http2FrameCodec implements ChannelHandler {
         ByteBuf block = ctx.alloc().buffer(128);
         encoder.encode(frame.headers(), block);
         writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
+        // A head we send (a 100 Continue above all) invites the body: the peer's read clock starts over.
+        stream.lastReadNanos = ticker.nanoTime();
         stream.state = stream.state.onSend(Http2Frames.HEADERS, frame.endStream());
         flow.updateWritability(stream);
         closeIfBothEnded(stream);
@@ -756,6 +804,7 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         closePromise = promise != null ? promise : ctx.newPromise();
+        timeouts.stop();
         if (server && goAwaySentLastStreamId < 0) {
             // RFC 9113 §6.8: a first GOAWAY with 2^31-1, then a PING so that the second names every stream the
             // client opened before it saw the first.

@@ -24,10 +24,15 @@ public final class Http2FrameCodecBuilder {
     long gracefulShutdownTimeoutMillis = Http2FrameCodec.DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS;
     int maxHeaderCount = Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT;
     int maxContinuationFrames = Http2FrameReader.DEFAULT_MAX_CONTINUATION_FRAMES;
+    private long idleTimeoutMillis;
+    private long streamReadTimeoutMillis;
     Ticker ticker;
 
     private Http2FrameCodecBuilder(boolean server) {
         this.server = server;
+        // A server waits on clients it does not know; a client's own connections are its pool's business.
+        this.idleTimeoutMillis = server ? Http2FrameCodec.DEFAULT_IDLE_TIMEOUT_MILLIS : 0;
+        this.streamReadTimeoutMillis = server ? Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS : 0;
         initialSettings.maxConcurrentStreams(Http2FrameCodec.DEFAULT_MAX_CONCURRENT_STREAMS);
         initialSettings.maxHeaderListSize(Http2FrameCodec.DEFAULT_MAX_HEADER_LIST_SIZE_BYTES);
         if (!server) {
@@ -156,7 +161,50 @@ public final class Http2FrameCodecBuilder {
         return this;
     }
 
-    /** The clock of the reset window (tests pass a {@link io.weir.util.ManualTicker}); default: the event loop's. */
+    /**
+     * How long a connection may have no open stream before it is closed gracefully (GOAWAY NO_ERROR, then close).
+     * The clock starts when the connection starts or its last stream closes; frames that open no stream (PING,
+     * SETTINGS, WINDOW_UPDATE) do not restart it, output still queued for the peer holds it. With the SETTINGS
+     * acknowledgement timeout it bounds the wait for the peer's preface. 0 disables. Default {@value Http2FrameCodec#DEFAULT_IDLE_TIMEOUT_MILLIS} ms on a server,
+     * disabled on a client.
+     *
+     * @throws IllegalArgumentException if {@code millis} is negative
+     */
+    public Http2FrameCodecBuilder idleTimeoutMillis(long millis) {
+        this.idleTimeoutMillis = nonNegative("idleTimeoutMillis", millis);
+        return this;
+    }
+
+    /**
+     * How long a stream the peer opened and has not ended (no END_STREAM from it yet) may receive nothing before it
+     * is reset with RST_STREAM CANCEL (counted with the other resets, {@link #maxResetsPerWindow}). A stream the
+     * peer has ended and the application still answers (a long poll) never times out; nor does a stream whose
+     * receive window the application has not given back. 0 disables, which bidirectional streaming needs when a
+     * client may stay silent on an open stream for longer. Default
+     * {@value Http2FrameCodec#DEFAULT_STREAM_READ_TIMEOUT_MILLIS} ms on a server, disabled on a client.
+     *
+     * @throws IllegalArgumentException if {@code millis} is negative
+     */
+    public Http2FrameCodecBuilder streamReadTimeoutMillis(long millis) {
+        this.streamReadTimeoutMillis = nonNegative("streamReadTimeoutMillis", millis);
+        return this;
+    }
+
+    /** The idle timeout in milliseconds, 0 when disabled. */
+    public long idleTimeoutMillis() {
+        return idleTimeoutMillis;
+    }
+
+    /** The stream read timeout in milliseconds, 0 when disabled. */
+    public long streamReadTimeoutMillis() {
+        return streamReadTimeoutMillis;
+    }
+
+    /**
+     * The clock of the reset window and of the idle and stream read deadlines (tests pass a
+     * {@link io.weir.util.ManualTicker}); default: the event loop's. The timeout task itself is scheduled on the
+     * event loop, so a ticker other than the loop's should advance with it.
+     */
     public Http2FrameCodecBuilder ticker(Ticker ticker) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         return this;
@@ -165,6 +213,13 @@ public final class Http2FrameCodecBuilder {
     /** A new codec for one connection. */
     public Http2FrameCodec build() {
         return new Http2FrameCodec(this);
+    }
+
+    private static long nonNegative(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected >= 0, 0 disables)");
+        }
+        return value;
     }
 
     private static long positive(String name, long value) {

@@ -5,6 +5,7 @@ import static io.weir.handler.codec.http2.Http2FrameClient.get;
 import static io.weir.handler.codec.http2.internal.Http2Frames.DATA;
 import static io.weir.handler.codec.http2.internal.Http2Frames.HEADERS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
@@ -17,6 +18,7 @@ import io.weir.handler.codec.http2.Http2FrameClient.Event;
 import io.weir.handler.codec.http2.internal.Http2Frames;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class Http2CleartextServerHandlerTest {
@@ -56,12 +58,10 @@ class Http2CleartextServerHandlerTest {
     }
 
     @Test
-    void http1RequestAfterEmptyLinesIsServedAsHttp1() {
-        // RFC 9112 §2.2: a server should ignore at least one empty line before a request line.
+    void http1RequestIsServedAsHttp1() {
         EmbeddedChannel ch = new EmbeddedChannel(handler());
         try {
-            ch.writeInbound(Unpooled.copiedBuffer("\r\n\r\nGET /one HTTP/1.1\r\nHost: h\r\n\r\n",
-                    StandardCharsets.US_ASCII));
+            ch.writeInbound(Unpooled.copiedBuffer("GET /one HTTP/1.1\r\nHost: h\r\n\r\n", StandardCharsets.US_ASCII));
             String response = readAll(ch);
             assertThat(response).startsWith("HTTP/1.1 200 OK").contains("GET /one host=h");
         } finally {
@@ -70,12 +70,14 @@ class Http2CleartextServerHandlerTest {
     }
 
     @Test
-    void http1RequestIsServedAsHttp1() {
+    void emptyLinesBeforeAnHttp1RequestLineAreIgnored() {
+        // RFC 9112 §2.2; they may also come in a read of their own.
         EmbeddedChannel ch = new EmbeddedChannel(handler());
         try {
-            ch.writeInbound(Unpooled.copiedBuffer("GET /one HTTP/1.1\r\nHost: h\r\n\r\n", StandardCharsets.US_ASCII));
-            String response = readAll(ch);
-            assertThat(response).startsWith("HTTP/1.1 200 OK").contains("GET /one host=h");
+            ch.writeInbound(Unpooled.copiedBuffer("\r\n", StandardCharsets.US_ASCII));
+            ch.writeInbound(Unpooled.copiedBuffer("\r\nGET /two HTTP/1.1\r\nHost: h\r\n\r\n",
+                    StandardCharsets.US_ASCII));
+            assertThat(readAll(ch)).startsWith("HTTP/1.1 200 OK").contains("GET /two host=h");
         } finally {
             ch.finishAndReleaseAll();
         }
@@ -131,5 +133,73 @@ class Http2CleartextServerHandlerTest {
             b.release();
         }
         return sb.toString();
+    }
+
+    /** Sends {@code firstBytes} (if any), then nothing: the connection closes exactly at the decision timeout. */
+    private static void assertClosedAtTheDecisionTimeout(ByteBuf firstBytes) {
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            if (firstBytes != null) {
+                ch.writeInbound(firstBytes);
+            }
+            ch.advanceTimeBy(Http2CleartextServerHandler.DEFAULT_DECISION_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
+            ch.runScheduledPendingTasks();
+            assertThat(ch.isOpen()).isTrue();
+            ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+            ch.runScheduledPendingTasks();
+            assertThat(ch.isOpen()).isFalse();
+            assertThat((Object) ch.readOutbound()).as("closed quietly").isNull();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void silentConnectionIsClosedBeforeTheProtocolIsChosen() {
+        assertClosedAtTheDecisionTimeout(null);
+    }
+
+    @Test
+    void partialPrefaceIsClosed() {
+        assertClosedAtTheDecisionTimeout(Unpooled.wrappedBuffer(Http2Frames.connectionPreface(), 0, 1));
+    }
+
+    @Test
+    void partialRequestLineIsClosedBeforeTheProtocolIsChosen() {
+        assertClosedAtTheDecisionTimeout(Unpooled.copiedBuffer("GET /slow", StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void decidedConnectionOutlivesTheDecisionTimeout() {
+        try (Http2FrameClient c = new Http2FrameClient(handler())) {
+            c.raw(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+            c.frame(Http2Frames.SETTINGS, 0, 0, new byte[0]);
+            c.frame(Http2Frames.SETTINGS, Http2Frames.FLAG_ACK, 0, new byte[0]);
+            c.read();
+            c.advance(Http2CleartextServerHandler.DEFAULT_DECISION_TIMEOUT_MILLIS * 2);
+            c.headers(1, get("/late"), true);
+            assertThat(find(c.read(), HEADERS).headers().status().toString()).isEqualTo("200");
+            assertThat(c.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void decisionTimeoutCanBeDisabled() {
+        ChannelInitializer<Channel> none = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+            }
+        };
+        Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), none);
+        assertThatThrownBy(() -> new Http2CleartextServerHandler(http2, none, -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        EmbeddedChannel ch = new EmbeddedChannel(new Http2CleartextServerHandler(http2, none, 0));
+        try {
+            ch.advanceTimeBy(1, TimeUnit.HOURS);
+            ch.runScheduledPendingTasks();
+            assertThat(ch.isOpen()).isTrue();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
     }
 }

@@ -1,0 +1,145 @@
+package io.weir.handler.codec.http2;
+
+import io.weir.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link Http2FrameCodec}'s waits on the peer: the connection idle timeout and the stream read timeout, on one
+ * timer per connection. Only used from the connection's event loop.
+ *
+ * <p>Reads only stamp a field (the codec's {@code readNanos}, a stream's {@code lastReadNanos}); nothing is
+ * rescheduled per frame. The task, when it runs, acts on what is due, works out the earliest deadline left, and
+ * re-arms itself for it, or for the shortest enabled timeout if that is sooner: a deadline that a state change
+ * starts later can never be earlier than the next run.
+ *
+ * <p>What is the server's time, not the peer's, never counts: a stream whose receive window (or the connection's)
+ * is used up because the application has not consumed the data, a connection whose reading is paused, and, for the
+ * idle clock only, output still queued in the channel. Each of those restarts the clock it holds when the task
+ * finds it, which gives the peer a little more time, never less.
+ */
+final class Http2ConnectionTimeouts {
+
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private final Http2FrameCodec c;
+    private final long idleTimeoutNanos;
+    private final long streamReadTimeoutNanos;
+    private final long tickBoundNanos;
+    private final Runnable tick = this::onTick;
+
+    private ScheduledFuture<?> timer;
+    /** Since when the connection has had no open stream (the ticker's time), when it has none. */
+    private long idleSinceNanos;
+    private boolean stopped;
+
+    Http2ConnectionTimeouts(Http2FrameCodec codec, long idleTimeoutMillis, long streamReadTimeoutMillis) {
+        this.c = codec;
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
+        this.streamReadTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(streamReadTimeoutMillis);
+        long bound = NO_DEADLINE;
+        if (idleTimeoutNanos > 0) {
+            bound = idleTimeoutNanos;
+        }
+        if (streamReadTimeoutNanos > 0) {
+            bound = Math.min(bound, streamReadTimeoutNanos);
+        }
+        this.tickBoundNanos = bound;
+    }
+
+    /** Starts the clocks when the connection starts; the peer's preface and SETTINGS are covered by the idle one. */
+    void start(long now) {
+        idleSinceNanos = now;
+        if (tickBoundNanos != NO_DEADLINE) {
+            arm(now + tickBoundNanos, now);
+        }
+    }
+
+    /** The last stream closed: the idle clock starts now. */
+    void connectionBecameIdle(long now) {
+        idleSinceNanos = now;
+    }
+
+    /** Stops every clock for good (the connection is closing or closed). */
+    void stop() {
+        stopped = true;
+        Http2FrameCodec.cancel(timer);
+        timer = null;
+    }
+
+    private void arm(long deadline, long now) {
+        timer = c.ctx.executor().schedule(tick, Math.max(1, deadline - now), TimeUnit.NANOSECONDS);
+    }
+
+    private void onTick() {
+        timer = null;
+        if (stopped || c.isClosing()) {
+            return;
+        }
+        long now = c.nanoTime();
+        // Paused reading keeps the peer's frames in the socket: not the peer's silence.
+        boolean readingPaused = !c.ctx.channel().config().isAutoRead();
+        long next = now + tickBoundNanos;
+        if (streamReadTimeoutNanos > 0 && c.activeStreams() > 0) {
+            // Queued output does not hold these clocks: a peer that does not read can still send, and must not
+            // shield its silent streams by leaving another stream's response unread.
+            next = Math.min(next, checkStreams(now, readingPaused));
+        }
+        if (c.isClosing()) {
+            return;
+        }
+        if (idleTimeoutNanos > 0 && c.activeStreams() == 0) {
+            if (readingPaused || hasQueuedOutput()) {
+                // The last answer is still on its way to the peer: the idle time starts once it has left.
+                idleSinceNanos = now;
+            }
+            // Counted from the last stream's end, not from the last frame: PING, SETTINGS or WINDOW_UPDATE frames
+            // open no request, so a peer sending them now and then does not hold the connection (nor does a
+            // header block trickled in CONTINUATION frames).
+            long idleDeadline = idleSinceNanos + idleTimeoutNanos;
+            if (idleDeadline - now <= 0) {
+                // No stream for the whole timeout: GOAWAY(NO_ERROR) and close (RFC 9113 §6.8, §9.1).
+                c.startGracefulClose(null);
+                return;
+            }
+            next = Math.min(next, idleDeadline);
+        }
+        arm(next, now);
+    }
+
+    /** Whether the channel's outbound buffer holds bytes (flushed or not) that have not reached the socket. */
+    private boolean hasQueuedOutput() {
+        // Nothing queued: the bytes before unwritability are the high-water mark plus one.
+        return c.ctx.channel().bytesBeforeUnwritable() <= c.ctx.channel().config().getWriteBufferWaterMark().high();
+    }
+
+    /** Resets the streams the peer has left silent too long; returns the earliest deadline of the others. */
+    private long checkStreams(long now, boolean readingPaused) {
+        long next = NO_DEADLINE;
+        boolean connectionBlocked = c.connectionWindow.window() <= 0;
+        for (int id : c.streams.keys()) {
+            DefaultHttp2FrameStream stream = c.streams.get(id);
+            // Only a stream still waiting for the peer (it has not sent END_STREAM). A half-closed (remote)
+            // stream is owed an answer by the server: the peer's silence there is a long poll, not an attack.
+            if (stream == null || !stream.state.remoteMaySendData() || !c.isRemoteStream(id)) {
+                continue;
+            }
+            if (readingPaused || connectionBlocked || stream.localWindow.window() <= 0) {
+                // The peer cannot send: our flow control or paused reading holds it; its clock starts over.
+                stream.lastReadNanos = now;
+            }
+            long deadline = stream.lastReadNanos + streamReadTimeoutNanos;
+            if (deadline - now <= 0) {
+                // RFC 9113 §5.4.2: the stream ends with RST_STREAM(CANCEL), counted with the other resets so
+                // that a peer cannot farm them.
+                c.resetStream(id, stream, Http2Error.CANCEL.code());
+                if (c.isClosing()) {
+                    return NO_DEADLINE;
+                }
+            } else {
+                next = Math.min(next, deadline);
+            }
+        }
+        c.flushPending();
+        return next;
+    }
+}
