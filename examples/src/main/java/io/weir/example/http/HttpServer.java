@@ -47,8 +47,10 @@ import javax.net.ssl.SSLException;
  * {@code /plaintext}, {@code /json}, {@code /echo} and {@code /headers} (see
  * {@link HttpServerHandler}), {@code GET|HEAD /static/<path>} files from the static root, zero copy, with ETags,
  * conditional requests and ranges ({@link StaticFileHandler}; 404 when no root is set), and {@code POST /upload}
- * multipart decoding that reports each field ({@link UploadHandler}); on the native epoll transport where it is
- * available and on NIO otherwise ({@link Transports}).
+ * multipart decoding that reports each field ({@link UploadHandler}), and a WebSocket echo at {@code /ws} with a
+ * page at {@code /ws.html} ({@link WebSocketRoute}); on the native epoll transport where it is available and on NIO
+ * otherwise ({@link Transports}). {@link #startTls} serves the same routes over TLS on a second port, HTTP/2 or
+ * HTTP/1.1 as ALPN chooses.
  *
  * <p>{@code /static} and {@code /upload} stream: their handlers sit before the aggregator, so file bodies and
  * uploads are never held whole in memory; every other request is aggregated up to
@@ -70,7 +72,7 @@ import javax.net.ssl.SSLException;
  *
  * <p>Run it with {@code examples/run http.HttpServer [--port 8080] [--transport nio|epoll] [--static-root DIR]
  * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--stream-read-timeout 30s]
- * [--max-connections auto]} ({@code --help}
+ * [--max-connections auto] [--tls-port 8443] [--tls-cert FILE --tls-key FILE]} ({@code --help}
  * explains them); it prints its URL and shuts down gracefully on Ctrl-C (in-flight responses are written, then the
  * loops stop). From code: {@link #start} binds and returns the listening channel, {@link #close} stops listening.
  */
@@ -472,7 +474,8 @@ public final class HttpServer implements AutoCloseable {
             String transport = channel.getClass().getSimpleName().startsWith("Epoll") ? "epoll" : "nio";
             System.out.println("Weir HTTP server (" + transport + ") on http://127.0.0.1:" + bound.getPort()
                     + "/  routes: /plaintext /json /echo (POST) /headers"
-                    + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)");
+                    + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)"
+                    + " /ws (WebSocket echo) /ws.html");
             if (tlsPort >= 0) {
                 InetSocketAddress tlsBound = (InetSocketAddress) server.startTls(new InetSocketAddress(tlsPort))
                         .localAddress();
