@@ -370,7 +370,10 @@ class SingleThreadIoEventLoopTest {
             assertThat(loop.pendingTasks()).isEqualTo(10);
             release.countDown();
             assertThat(probeQueued.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-            assertThat(probe.get().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(10);
+            // At least the ten: the count is of every task the iteration ran, and a scheduled task that fell due
+            // meanwhile, or a task queued by another thread before the iteration began, runs and counts with them
+            // (12 has been seen under load).
+            assertThat(probe.get().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(10);
         } finally {
             terminate(loop);
             readable.closePipe();
