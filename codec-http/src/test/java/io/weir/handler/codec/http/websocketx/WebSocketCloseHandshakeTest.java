@@ -76,21 +76,7 @@ class WebSocketCloseHandshakeTest {
         // Defaults alone: a peer that goes silent after the handshake is pinged after 30 s and closed with 1001 a
         // ping interval later, so nobody holds a connection by saying nothing.
         WebSocketPeers p = open(new WebSocketConfig());
-        p.server.advanceTimeBy(WebSocketConfig.DEFAULT_IDLE_PING_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
-        p.server.runPendingTasks();
-        ByteBuf ping = p.server.readOutbound();
-        assertThat((int) ping.getUnsignedByte(0)).isEqualTo(0x89);
-        ping.release();
-        p.server.advanceTimeBy(WebSocketConfig.DEFAULT_IDLE_PING_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
-        p.server.runPendingTasks();
-        ByteBuf close = p.server.readOutbound();
-        assertThat((int) close.getUnsignedByte(0)).isEqualTo(0x88);
-        assertThat(close.getUnsignedShort(2)).isEqualTo(1001);
-        close.release();
-        p.server.advanceTimeBy(WebSocketConfig.DEFAULT_CLOSE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        p.server.runPendingTasks();
-        assertThat(p.server.isOpen()).isFalse();
-        p.finish();
+        assertSilencePingedThenClosedWith1001(p, WebSocketConfig.DEFAULT_IDLE_PING_INTERVAL_MILLIS);
     }
 
     @Test
@@ -105,12 +91,20 @@ class WebSocketCloseHandshakeTest {
         p.server.runPendingTasks();
         assertThat(p.server.isOpen()).isTrue();
         // Now the client goes silent: a ping, then nothing for an interval -> close 1001.
-        p.server.advanceTimeBy(1000, TimeUnit.MILLISECONDS);
+        assertSilencePingedThenClosedWith1001(p, 1000);
+    }
+
+    /**
+     * With the client silent from now on: one idle interval brings a ping, the next a close with 1001, and the
+     * close timeout then closes the channel. Finishes {@code p}.
+     */
+    private static void assertSilencePingedThenClosedWith1001(WebSocketPeers p, long intervalMillis) {
+        p.server.advanceTimeBy(intervalMillis, TimeUnit.MILLISECONDS);
         p.server.runPendingTasks();
         ByteBuf ping = p.server.readOutbound();
         assertThat((int) ping.getUnsignedByte(0)).isEqualTo(0x89);
         ping.release();
-        p.server.advanceTimeBy(1000, TimeUnit.MILLISECONDS);
+        p.server.advanceTimeBy(intervalMillis, TimeUnit.MILLISECONDS);
         p.server.runPendingTasks();
         ByteBuf close = p.server.readOutbound();
         assertThat((int) close.getUnsignedByte(0)).isEqualTo(0x88);
