@@ -134,7 +134,8 @@ def jmh_cell(path, sel):
 
 def text_cell(path, sel):
     """A number from a harness's text output: field `field` (0-based, whitespace-split) of the first line matching
-    the regex `line` after the first line containing `after` (if given)."""
+    the regex `line` after the first line containing `after` (if given), or the first group of regex `capture`
+    in that line."""
     with open(path) as f:
         lines = f.read().splitlines()
     if "after" in sel:
@@ -144,6 +145,8 @@ def text_cell(path, sel):
         lines = lines[idx + 1:]
     for line in lines:
         if re.search(sel["line"], line):
+            if "capture" in sel:
+                return re.search(sel["capture"], line).group(1)
             return f'{float(line.split()[sel["field"]].replace(",", "")):.2f}'
     raise SystemExit(f"ratios.py: {os.path.basename(path)} has no line matching {sel['line']!r}")
 
@@ -151,8 +154,9 @@ def text_cell(path, sel):
 def readme_rows(markdown):
     with open(MANIFEST) as f:
         manifest = json.load(f)
-    header = ["README row", "derived", "README says", "file", "command"]
+    header = ["README row", "derived", "README says", "file"]
     table = []
+    commands = {}
     missing = []
     for row in manifest:
         path = os.path.join(RESULTS, row["file"]) if row.get("file") else None
@@ -160,9 +164,13 @@ def readme_rows(markdown):
             missing.append(row)
             continue
         cells = [jmh_cell(path, c["jmh"]) if "jmh" in c else text_cell(path, c["text"]) for c in row["cells"]]
-        table.append([row["row"], " / ".join(cells), row.get("readme", "-"), row["file"],
-                      row["command"]])
+        table.append([row["row"], " / ".join(cells), row.get("readme", "-"), row["file"]])
+        commands.setdefault(row["file"], row["command"])
     print_table(header, table, markdown)
+    print()
+    print("Commands that produced each file:")
+    for file, command in commands.items():
+        print(f"  {file}: {command}")
     if missing:
         print()
         print("README rows with no committed result file yet (re-run and commit to back them):")
