@@ -21,6 +21,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <p>As in {@link EpollPingPongBenchmark}, {@code nettyConnectAcceptClose_busyWait} runs Netty with its busy-wait
  * select strategy against Weir's default, and {@code weirConnectAcceptClose_pollSpinOff} runs Weir with its idle
  * poll and spin off against Netty's default; each fork sets up only the side it measures.
+ * Busy waiting takes a core per loop: on a machine with fewer cores than busy loops plus the benchmark's own
+ * threads (two cores here), the spinning loops starve the thread they wait for and the busy-wait rows measure
+ * the scheduler's time slice, not Netty; read them from a machine with spare cores.
  */
 @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
         AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,

@@ -29,6 +29,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code netty*Producer_busyWait} runs Netty with its opt-in busy-wait select strategy (its loop never sleeps)
  * against Weir's default, and {@code weir*Producer_pollSpinOff} runs Weir with its idle poll and spin off
  * against Netty's default. Each fork starts only the loop it measures.
+ * Busy waiting takes a core per loop: on a machine with fewer cores than busy loops plus the benchmark's own
+ * threads (two cores here), the spinning loops starve the thread they wait for and the busy-wait rows measure
+ * the scheduler's time slice, not Netty; read them from a machine with spare cores.
  *
  * <p>The fork enables native access: on JDK 24+ Weir refuses to load its JNI library without it (and the JDK
  * would warn about Netty's).

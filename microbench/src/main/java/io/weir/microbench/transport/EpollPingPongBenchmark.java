@@ -21,6 +21,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * weirPingPong_pollSpinOff} is Weir with its idle poll and spin off (its loops block at once), against Netty's
  * default. Each method's fork sets up only the side it measures, so a busy-waiting loop never runs beside another
  * row.
+ * Busy waiting takes a core per loop: on a machine with fewer cores than busy loops plus the benchmark's own
+ * threads (two cores here), the spinning loops starve the thread they wait for and the busy-wait rows measure
+ * the scheduler's time slice, not Netty; read them from a machine with spare cores.
  */
 @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
         AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
