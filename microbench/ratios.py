@@ -1,19 +1,28 @@
 #!/usr/bin/env python3
-"""Prints Weir/Netty and Weir/JDK ratios from a JMH JSON result (java -jar microbenchmarks.jar -rf json).
+"""Weir/Netty and Weir/JDK ratios from JMH JSON results, and the README's ratio rows from committed results.
 
-Benchmark methods are named weir<Case>, netty<Case> and jdk<Case> (see AbstractMicrobenchmark); rows with
-the same class, case and parameters are paired. Each score is the median of every measured iteration of
-every fork (less sensitive to a noisy neighbour on a shared machine than JMH's mean). A ratio above 1.0
-means Weir is faster, whatever the mode: throughput is divided Weir/other, time per operation other/Weir.
+    ratios.py RESULT.json [--markdown]    the ratio table of one JMH JSON result (java -jar ... -rf json)
+    ratios.py --readme [--markdown]       every README ratio row listed in microbench/results/readme-rows.json,
+                                          re-derived from the committed file it names, with the command that
+                                          produced it; rows whose file is not committed yet are listed as such
 
-usage: ratios.py RESULT.json [--markdown]
+Benchmark methods are named weir<Case>, netty<Case> and jdk<Case> (see AbstractMicrobenchmark); a configuration
+other than a framework's default is a suffix after an underscore (nettyPingPong_busyWait,
+weirPingPong_pollSpinOff). Rows with the same class, case and parameters are paired: Weir's default with each
+other framework's default, Weir's default with each Netty variant, and each Weir variant with Netty's default.
+Each score is the median of every measured iteration of every fork (less sensitive to a noisy neighbour on a
+shared machine than JMH's mean). A ratio above 1.0 means Weir is faster, whatever the mode: throughput is
+divided Weir/other, time per operation other/Weir.
 """
 import json
+import os
 import re
 import statistics
 import sys
 
 PREFIXES = ("weir", "netty", "jdk")
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+MANIFEST = os.path.join(RESULTS, "readme-rows.json")
 
 
 def median_score(entry):
@@ -26,57 +35,159 @@ def median_score(entry):
 
 
 def split(name):
+    """(framework, case) of a method name; the case keeps a variant suffix (PingPong_busyWait)."""
     for p in PREFIXES:
         if name.startswith(p) and len(name) > len(p) and name[len(p)].isupper():
             return p, name[len(p):]
     return None, name
 
 
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    markdown = "--markdown" in argv
+def split_variant(case):
+    """(case, variant) of a case: ('PingPong', 'busyWait') for PingPong_busyWait, ('PingPong', '') without."""
+    base, _, variant = case.partition("_")
+    return base, variant
+
+
+def params_of(entry):
+    return ",".join(f"{k}={v}" for k, v in sorted((entry.get("params") or {}).items()))
+
+
+def load(path):
     try:
-        with open(argv[1]) as f:
-            results = json.load(f)
+        with open(path) as f:
+            return json.load(f)
     except (OSError, ValueError) as e:
-        print(f"ratios.py: cannot read JMH results from {argv[1]}: {e} (did the run fail?)", file=sys.stderr)
-        return 1
+        raise SystemExit(f"ratios.py: cannot read JMH results from {path}: {e} (did the run fail?)")
+
+
+def pairs(entries):
+    """Rows (class, case, weir variant, other impl, other variant, params, mode, weir score, other score, unit,
+    ratio) of every pairing in entries; ratio above 1.0 means Weir is faster."""
     rows = {}
-    for e in results:
+    for e in entries:
         cls, _, method = e["benchmark"].rpartition(".")
         impl, case = split(method)
         if impl is None:
             continue
-        params = ",".join(f"{k}={v}" for k, v in sorted((e.get("params") or {}).items()))
-        key = (cls.rpartition(".")[2], case, params, e["mode"])
-        rows.setdefault(key, {})[impl] = (median_score(e), e["primaryMetric"]["scoreUnit"])
-
-    def ratio(mode, weir, other):
-        if weir is None or other is None or weir[0] == 0 or other[0] == 0:
-            return None
-        higher_is_better = mode == "thrpt"
-        return weir[0] / other[0] if higher_is_better else other[0] / weir[0]
-
-    header = ["benchmark", "case", "params", "mode", "weir", "netty", "jdk", "unit", "weir/netty", "weir/jdk"]
-    table = []
+        base, variant = split_variant(case)
+        key = (cls.rpartition(".")[2], base, params_of(e), e["mode"])
+        rows.setdefault(key, {})[(impl, variant)] = (median_score(e), e["primaryMetric"]["scoreUnit"])
+    out = []
     for (cls, case, params, mode), impls in sorted(rows.items()):
-        w, n, j = impls.get("weir"), impls.get("netty"), impls.get("jdk")
-        unit = (w or n or j)[1]
-        rn, rj = ratio(mode, w, n), ratio(mode, w, j)
-        fmt = lambda s: "-" if s is None else f"{s[0]:.4g}"
-        table.append([cls, case, params or "-", mode, fmt(w), fmt(n), fmt(j), unit,
-                      "-" if rn is None else f"{rn:.2f}", "-" if rj is None else f"{rj:.2f}"])
+        combos = []
+        for (impl, variant) in sorted(impls):
+            if impl == "weir":
+                continue
+            if variant == "":
+                combos.append(("", impl, ""))
+                combos.extend((wv, impl, "") for (i, wv) in sorted(impls) if i == "weir" and wv)
+            elif impl == "netty":
+                combos.append(("", impl, variant))
+        for weir_variant, other, other_variant in combos:
+            w, o = impls.get(("weir", weir_variant)), impls.get((other, other_variant))
+            if w is None or o is None or w[0] == 0 or o[0] == 0:
+                continue
+            ratio = w[0] / o[0] if mode == "thrpt" else o[0] / w[0]
+            out.append((cls, case, weir_variant, other, other_variant, params, mode, w[0], o[0], w[1], ratio))
+    return out
+
+
+def print_table(header, table, markdown):
     if markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         for r in table:
-            print("| " + " | ".join(r) + " |")
+            print("| " + " | ".join(str(x) for x in r) + " |")
     else:
         widths = [max(len(str(x)) for x in col) for col in zip(header, *table)]
         for r in [header] + table:
             print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
+
+
+def label(framework, variant):
+    return framework + (f" ({variant})" if variant else "")
+
+
+def result_table(path, markdown):
+    header = ["benchmark", "case", "params", "mode", "weir", "vs", "weir score", "other score", "unit", "ratio"]
+    table = []
+    for cls, case, wv, other, ov, params, mode, w, o, unit, ratio in pairs(load(path)):
+        table.append([cls, case, params or "-", mode, label("weir", wv), label(other, ov), f"{w:.4g}", f"{o:.4g}",
+                      unit, f"{ratio:.2f}"])
+    print_table(header, table, markdown)
+
+
+def jmh_cell(path, sel):
+    """The ratio of one JMH pairing, formatted: sel has benchmark, case, and optionally params ("*": the range
+    over every parameter set), weir and other (variants), vs (netty or jdk)."""
+    found = []
+    for cls, case, wv, other, ov, params, mode, w, o, unit, ratio in pairs(load(path)):
+        if (cls == sel["benchmark"] and case == sel["case"] and sel.get("params", "") in ("*", params)
+                and wv == sel.get("weir", "") and other == sel.get("vs", "netty") and ov == sel.get("other", "")):
+            found.append(ratio)
+    if sel.get("params") == "*" and found:
+        return f"{min(found):.2f}–{max(found):.2f}"
+    if len(found) != 1:
+        raise SystemExit(f"ratios.py: {os.path.basename(path)} holds {len(found)} rows for {sel}")
+    return f"{found[0]:.2f}"
+
+
+def text_cell(path, sel):
+    """A number from a harness's text output: field `field` (0-based, whitespace-split) of the first line matching
+    the regex `line` after the first line containing `after` (if given), or the first group of regex `capture`
+    in that line."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if "after" in sel:
+        idx = next((i for i, l in enumerate(lines) if sel["after"] in l), None)
+        if idx is None:
+            raise SystemExit(f"ratios.py: {os.path.basename(path)} has no line containing {sel['after']!r}")
+        lines = lines[idx + 1:]
+    for line in lines:
+        if re.search(sel["line"], line):
+            if "capture" in sel:
+                return re.search(sel["capture"], line).group(1)
+            return f'{float(line.split()[sel["field"]].replace(",", "")):.2f}'
+    raise SystemExit(f"ratios.py: {os.path.basename(path)} has no line matching {sel['line']!r}")
+
+
+def readme_rows(markdown):
+    with open(MANIFEST) as f:
+        manifest = json.load(f)
+    header = ["README row", "derived", "README says", "file"]
+    table = []
+    commands = {}
+    missing = []
+    for row in manifest:
+        path = os.path.join(RESULTS, row["file"]) if row.get("file") else None
+        if path is None or not os.path.exists(path):
+            missing.append(row)
+            continue
+        cells = [jmh_cell(path, c["jmh"]) if "jmh" in c else text_cell(path, c["text"]) for c in row["cells"]]
+        table.append([row["row"], " / ".join(cells), row.get("readme", "-"), row["file"]])
+        commands.setdefault(row["file"], row["command"])
+    print_table(header, table, markdown)
+    print()
+    print("Commands that produced each file:")
+    for file, command in commands.items():
+        print(f"  {file}: {command}")
+    if missing:
+        print()
+        print("README rows with no committed result file yet (re-run and commit to back them):")
+        for row in missing:
+            print(f"  {row['row']}  (README: {row.get('readme', '-')}; {row.get('command', 'no command recorded')})")
+    return 0
+
+
+def main(argv):
+    markdown = "--markdown" in argv
+    args = [a for a in argv[1:] if a != "--markdown"]
+    if args == ["--readme"]:
+        return readme_rows(markdown)
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    result_table(args[0], markdown)
     return 0
 
 

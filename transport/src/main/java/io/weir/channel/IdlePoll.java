@@ -27,7 +27,10 @@ package io.weir.channel;
  *   <li>A short I/O-ended sleep after a poll of the maximum length means the peer answers further away than
  *       polling reaches: the poll drops to 0 and may not grow again for a cool-down of short sleeps: none after
  *       the first such miss, 1 after the second, doubling with each further one up to {@value #MAX_COOL_DOWN}.
- *       A poll that finds readiness starts this count over: the next miss is a first one again.</li>
+ *       A poll that finds readiness halves this count, so it falls back to none only while polls find
+ *       readiness more often than they run out at the maximum: a server whose requests come a little too far
+ *       apart for the poll, whose poll now and then catches one, stays cooled down instead of polling again
+ *       after every catch.</li>
  * </ul>
  * So a loop fed by a peer that answers within the maximum polls the whole time in between and never sleeps,
  * and a loop whose I/O arrives further apart polls about nothing once its cool-down has grown: at most the
@@ -64,9 +67,9 @@ public final class IdlePoll {
         return nanos;
     }
 
-    /** The poll found readiness of a handle before it ran out. */
+    /** The poll found readiness of a handle before it ran out: halves the cool-down the next miss imposes. */
     public void found() {
-        nextCoolDown = 0;
+        nextCoolDown >>= 1;
     }
 
     /**

@@ -48,7 +48,9 @@ import java.util.function.UnaryOperator;
  * ({@value #DEFAULT_IDLE_SPIN_NANOS} ns by default) and adapts to how sleeps end: it grows, up to
  * {@code io.weir.eventLoop.maxIdleSpinNanos} ({@value #DEFAULT_MAX_IDLE_SPIN_NANOS} ns), while submitters keep
  * waking the loop shortly after it went to sleep, and shrinks back when sleeps last or I/O ends them. I/O
- * readiness that arrives during a watch waits at most that long. The watch sees tasks only; a handler may poll
+ * readiness that arrives during a watch waits at most that long. A watch at its minimum runs only after a sleep
+ * that a submitter ended, so a loop fed by I/O alone (a server with slack) does not spend it on every sleep; set
+ * {@code idleSpinNanos} to 0 to turn the watch off entirely. The watch sees tasks only; a handler may poll
  * for readiness after it, with the wake-up flag armed so tasks still reach it (the NIO and epoll handlers do, by
  * {@link IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to submitters).
  *
@@ -290,6 +292,8 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
         private long idleSinceNanos = NOT_IDLE;
         // Written by the submitter that consumed the armed flag, just before it wakes the handler.
         volatile long wokenAtNanos = NOT_IDLE;
+        // Whether a submitter ended the last sleep: until one does, the watch at its minimum is not run (below).
+        private boolean lastSleepEndedBySubmitter;
 
         @Override
         public boolean canBlock() {
@@ -317,6 +321,13 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
                 return false;
             }
             long start = System.nanoTime();
+            if (spin <= IDLE_SPIN_NANOS && !lastSleepEndedBySubmitter) {
+                // A loop whose sleeps I/O or timers end (a server with slack) would spend the minimum watch on
+                // every sleep and catch nothing: it watches only once a submitter has woken it, and the watch
+                // still learns from that wake-up, as it starts here.
+                idleSinceNanos = start;
+                return false;
+            }
             long now;
             do {
                 Thread.onSpinWait();
@@ -338,7 +349,8 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             idleSinceNanos = NOT_IDLE;
             // A wake-up stamped before this sleep began belongs to an earlier one: I/O or a timer ended this.
             long wokenAt = wokenAtNanos;
-            idleSpin.sleepEnded(wokenAt != NOT_IDLE && wokenAt - idleSince >= 0 ? wokenAt - idleSince : -1);
+            lastSleepEndedBySubmitter = wokenAt != NOT_IDLE && wokenAt - idleSince >= 0;
+            idleSpin.sleepEnded(lastSleepEndedBySubmitter ? wokenAt - idleSince : -1);
         }
 
         @Override

@@ -104,20 +104,51 @@ class IdlePollTest {
     }
 
     @Test
-    void aPollThatFindsReadinessMakesTheNextMissAFirstOneAgain() {
+    void aPollThatFindsReadinessHalvesTheNextCoolDown() {
         IdlePoll poll = atMax();
-        // A first miss, two sleeps to grow back, a second miss: off for a cool-down of 1.
-        shortIoSleeps(poll, 4);
-        assertThat(poll.nanos()).as("off for a cool-down of 1").isZero();
-        // The cool-down, then two sleeps to grow back.
-        shortIoSleeps(poll, 3);
+        // Misses at the maximum, each followed by its cool-down and two sleeps to grow back: the next miss would
+        // impose a cool-down of 4.
+        shortIoSleeps(poll, 1 + 0 + 2);
+        shortIoSleeps(poll, 1 + 1 + 2);
+        shortIoSleeps(poll, 1 + 2 + 2);
         assertThat(poll.nanos()).isEqualTo(MAX);
         poll.found();
-        // The next miss is a first one again: no cool-down.
+        // Halved: the next miss imposes a cool-down of 2.
+        poll.sleepEnded(SHORT, true);
+        assertThat(poll.nanos()).isZero();
+        shortIoSleeps(poll, 2);
+        assertThat(poll.nanos()).as("cooling down for 2").isZero();
+        shortIoSleeps(poll, 2);
+        assertThat(poll.nanos()).isEqualTo(MAX);
+        poll.found();
+        poll.found();
+        poll.found();
+        // Finds outnumbering misses bring it back to none: the next miss is a first one again.
         poll.sleepEnded(SHORT, true);
         assertThat(poll.nanos()).isZero();
         poll.sleepEnded(SHORT, true);
         assertThat(poll.nanos()).isEqualTo(MAX / 4);
+    }
+
+    @Test
+    void aServerWhosePollCatchesARequestNowAndThenStaysCooledDown() {
+        IdlePoll poll = atMax();
+        // Nine misses for every catch: the cool-down keeps growing to its cap instead of starting over.
+        int polls = 0;
+        for (int cycle = 0; cycle < 200; cycle++) {
+            for (int i = 0; i < 9; i++) {
+                while (poll.nanos() < MAX) {
+                    poll.sleepEnded(SHORT, true);
+                }
+                poll.sleepEnded(SHORT, true);
+                polls++;
+            }
+            poll.found();
+        }
+        for (int i = 0; i < IdlePoll.MAX_COOL_DOWN / 2; i++) {
+            poll.sleepEnded(SHORT, true);
+            assertThat(poll.nanos()).as("short sleep %d after %d misses at the maximum", i, polls).isZero();
+        }
     }
 
     @Test
@@ -144,7 +175,9 @@ class IdlePollTest {
         found.runEnded(-1, true, 1);
         found.sleepEnded(SHORT, true);
         shortIoSleeps(found, 1);
-        assertThat(found.nanos()).as("after a find, the next miss is a first one: no cool-down").isEqualTo(MAX / 4);
+        assertThat(found.nanos()).as("after a find, the next miss imposes half the cool-down: 2").isZero();
+        shortIoSleeps(found, 2);
+        assertThat(found.nanos()).isEqualTo(MAX / 4);
     }
 
     @Test

@@ -15,6 +15,11 @@ import org.openjdk.jmh.annotations.Threads;
  * so the ratio script pairs it). The JDK baseline allocates a fresh {@code byte[]} or
  * {@code ByteBuffer.allocateDirect} and leaves it to the GC.
  *
+ * <p>Weir's thread caches hold buffers up to 64 KiB; Netty's pooled allocator caches up to 32 KiB by default
+ * ({@code io.netty.allocator.maxCachedBufferCapacity}), so at 65536 bytes default against default compares a
+ * cache hit with an arena allocation. The {@code nettyAllocate_cache64KiB} rows run Netty with that property at
+ * 64 KiB (what a Netty user tuning for such buffers sets), paired with Weir's default.
+ *
  * <p>Each framework runs on its own FastThreadLocalThreads, where both give threads a cache; the JDK
  * case runs on Weir's threads (it does not care). The {@code TwoThreads} cases run the same round on two
  * threads sharing one allocator.
@@ -24,6 +29,8 @@ import org.openjdk.jmh.annotations.Threads;
         AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION, AbstractMicrobenchmark.CUSTOM_EXECUTOR,
         AbstractMicrobenchmark.WEIR_THREADS})
 public class PooledAllocatorBenchmark extends AbstractMicrobenchmark {
+    /** Netty's thread-cache limit raised to Weir's, 64 KiB (Netty's default is 32 KiB). */
+    static final String NETTY_CACHE_64_KIB = "-Dio.netty.allocator.maxCachedBufferCapacity=65536";
 
     @Param({"0", "256", "1024", "4096", "16384", "65536"})
     public int size;
@@ -112,5 +119,20 @@ public class PooledAllocatorBenchmark extends AbstractMicrobenchmark {
             CUSTOM_EXECUTOR, NETTY_THREADS})
     public boolean nettyAllocateVsAdaptiveTwoThreads() {
         return nettyAllocateVsAdaptive();
+    }
+
+    @Benchmark
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
+            CUSTOM_EXECUTOR, NETTY_THREADS, NETTY_CACHE_64_KIB})
+    public boolean nettyAllocate_cache64KiB() {
+        return nettyAllocate();
+    }
+
+    @Benchmark
+    @Threads(2)
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
+            CUSTOM_EXECUTOR, NETTY_THREADS, NETTY_CACHE_64_KIB})
+    public boolean nettyAllocateTwoThreads_cache64KiB() {
+        return nettyAllocate();
     }
 }

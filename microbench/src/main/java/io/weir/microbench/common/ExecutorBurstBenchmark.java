@@ -13,8 +13,13 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * One producer thread submits a burst of {@code burst} tiny tasks to a single-thread executor and waits
  * until the executor has run them all: Weir's DefaultEventExecutor, Netty's DefaultEventExecutor and a
- * one-thread {@link ThreadPoolExecutor}. The score is bursts per second; this is the path every
- * cross-thread write to a channel takes.
+ * one-thread {@link ThreadPoolExecutor}. The score is bursts per second.
+ *
+ * <p>This is the path of a stand-alone executor (the one a handler is offloaded to, say), not of a channel:
+ * Netty's {@code DefaultEventExecutor} queues on a {@code LinkedBlockingQueue}, while a write to a channel from
+ * outside its loop goes to the event loop's multi-producer single-consumer queue in both frameworks. That path,
+ * and the one to quote, is measured by {@code EventLoopExecuteBenchmark} (NIO) and
+ * {@code EpollEventLoopExecuteBenchmark}.
  *
  * <p>The tasks are one preallocated non-capturing Runnable; completion is a volatile sequence number the
  * last task publishes, on which the producer spins, so the measurement is the executors' hand-off and not

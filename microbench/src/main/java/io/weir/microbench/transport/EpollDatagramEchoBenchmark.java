@@ -18,9 +18,16 @@ import org.openjdk.jmh.annotations.TearDown;
  * loop, each a single thread; the benchmark thread starts {@value #ROUNDS} bursts and waits for the client loop
  * to report the last, so the score is bursts per microsecond. Burst 1 is ping-pong latency (recvfrom/sendto
  * paths); burst 16 exercises recvmmsg/sendmmsg. Weir's {@code EpollDatagramChannel} against Netty 4.2's
- * {@code EpollDatagramChannel}, same handlers written once per API. Netty reads with recvmmsg only when
- * {@code MAX_DATAGRAM_PAYLOAD_SIZE} is set, so it is set (to the 2048-byte receive size both use) and both read in
- * batches. Linux only; loopback does not drop datagrams this small at this rate, so no round is lost.
+ * {@code EpollDatagramChannel}, same handlers written once per API. Linux only; loopback does not drop datagrams
+ * this small at this rate, so no round is lost.
+ *
+ * <p>Weir reads up to {@value #BATCH} datagrams of up to {@value #RECEIVE_BUFFER_BYTES} bytes per {@code recvmmsg}
+ * by default. Netty uses {@code recvmmsg} only when {@code MAX_DATAGRAM_PAYLOAD_SIZE} is set and its receive
+ * allocator hands out a buffer of room for several such datagrams; its default allocator's buffer holds one.
+ * {@code nettyDatagramEcho} is configured as a Netty user batching reads would: the payload size, and a
+ * {@code FixedRecvByteBufAllocator} of {@value #BATCH} times that, so it too reads up to {@value #BATCH}
+ * datagrams per call. {@code nettyDatagramEcho_onePerRead} keeps only the payload size set, with the default
+ * allocator: one datagram per {@code recvmsg}, what Netty does unless the allocator is sized too.
  *
  * <p>The fork enables native access: on JDK 24+ Weir refuses to load its JNI library without it.
  */
@@ -33,23 +40,28 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
     static final int ROUNDS = 100;
     static final int PAYLOAD_BYTES = 64;
     static final int RECEIVE_BUFFER_BYTES = 2048;
+    /** Datagrams per read: Weir's default {@code MAX_MESSAGES_PER_READ}, and Netty's batch when configured. */
+    static final int BATCH = 16;
 
     @Param({"1", "16"})
     public int burst;
 
     private WeirSide weir;
     private NettySide netty;
+    private NettySide nettyOnePerRead;
 
     @Setup
     public void setup() throws Exception {
         weir = new WeirSide(burst);
-        netty = new NettySide(burst);
+        netty = new NettySide(burst, true);
+        nettyOnePerRead = new NettySide(burst, false);
     }
 
     @TearDown
     public void tearDown() throws Exception {
         weir.close();
         netty.close();
+        nettyOnePerRead.close();
     }
 
     @Benchmark
@@ -60,6 +72,11 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
     @Benchmark
     public int nettyDatagramEcho() throws Exception {
         return netty.run(ROUNDS);
+    }
+
+    @Benchmark
+    public int nettyDatagramEcho_onePerRead() throws Exception {
+        return nettyOnePerRead.run(ROUNDS);
     }
 
     /** The Weir client and server. */
@@ -160,11 +177,15 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
         private final io.netty.channel.Channel client;
         private final NettyClientHandler handler;
 
-        NettySide(int burst) throws Exception {
+        /** @param batched whether the receive allocator holds {@value #BATCH} datagrams, so reads use recvmmsg */
+        NettySide(int burst, boolean batched) throws Exception {
+            io.netty.channel.RecvByteBufAllocator receive = new io.netty.channel.FixedRecvByteBufAllocator(
+                    batched ? RECEIVE_BUFFER_BYTES * BATCH : RECEIVE_BUFFER_BYTES);
             server = new io.netty.bootstrap.Bootstrap()
                     .group(loops.server)
                     .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
                     .option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, RECEIVE_BUFFER_BYTES)
+                    .option(io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR, receive)
                     .handler(new NettyEchoHandler())
                     .bind(TransportLoops.loopbackAnyPort()).sync().channel();
             handler = new NettyClientHandler((InetSocketAddress) server.localAddress(), burst);
@@ -172,6 +193,7 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
                     .group(loops.client)
                     .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
                     .option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, RECEIVE_BUFFER_BYTES)
+                    .option(io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR, receive)
                     .handler(handler)
                     .bind(TransportLoops.loopbackAnyPort()).sync().channel();
         }

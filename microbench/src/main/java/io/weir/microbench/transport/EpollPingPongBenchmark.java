@@ -7,12 +7,23 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * {@link NioPingPongBenchmark} over the native epoll transports: Weir's {@code EpollIoHandler} with its epoll TCP
  * channels against Netty 4.2's. Same handlers (those of {@link NioPingPongBenchmark}), same shape: one server loop,
  * one client loop, {@value #ROUNDS} round trips of {@code size} bytes per invocation; the score is round trips per
  * microsecond. Linux only; the fork enables native access (JDK 24+ refuses Weir's library without it).
+ *
+ * <p>Weir's loops poll and spin a little before they block ({@code IdlePoll}, the idle task spin); Netty's block at
+ * once. Two more rows show what that buys and what it costs: {@code nettyPingPong_busyWait} is Netty with its
+ * opt-in busy-wait select strategy (its loops never sleep), against Weir's default; {@code
+ * weirPingPong_pollSpinOff} is Weir with its idle poll and spin off (its loops block at once), against Netty's
+ * default. Each method's fork sets up only the side it measures, so a busy-waiting loop never runs beside another
+ * row.
+ * Busy waiting takes a core per loop: on a machine with fewer cores than busy loops plus the benchmark's own
+ * threads (two cores here), the spinning loops starve the thread they wait for and the busy-wait rows measure
+ * the scheduler's time slice, not Netty; read them from a machine with spare cores.
  */
 @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
         AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
@@ -29,17 +40,28 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
     private NioPingPongBenchmark.NettySide netty;
 
     @Setup
-    public void setup() throws Exception {
-        weir = new NioPingPongBenchmark.WeirSide(size, TransportLoops.Weir.epoll(),
-                io.weir.channel.epoll.EpollServerSocketChannel.class, io.weir.channel.epoll.EpollSocketChannel.class);
-        netty = new NioPingPongBenchmark.NettySide(size, TransportLoops.Netty.epoll(),
-                io.netty.channel.epoll.EpollServerSocketChannel.class, io.netty.channel.epoll.EpollSocketChannel.class);
+    public void setup(BenchmarkParams params) throws Exception {
+        String method = TransportLoops.methodName(params);
+        if (method.startsWith("weir")) {
+            weir = new NioPingPongBenchmark.WeirSide(size, TransportLoops.Weir.epoll(),
+                    io.weir.channel.epoll.EpollServerSocketChannel.class,
+                    io.weir.channel.epoll.EpollSocketChannel.class);
+        } else {
+            netty = new NioPingPongBenchmark.NettySide(size, method.endsWith("_busyWait")
+                    ? TransportLoops.Netty.epollBusyWait() : TransportLoops.Netty.epoll(),
+                    io.netty.channel.epoll.EpollServerSocketChannel.class,
+                    io.netty.channel.epoll.EpollSocketChannel.class);
+        }
     }
 
     @TearDown
     public void tearDown() throws Exception {
-        weir.close();
-        netty.close();
+        if (weir != null) {
+            weir.close();
+        }
+        if (netty != null) {
+            netty.close();
+        }
     }
 
     @Benchmark
@@ -49,6 +71,21 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
 
     @Benchmark
     public int nettyPingPong() throws Exception {
+        return netty.run(ROUNDS);
+    }
+
+    @Benchmark
+    @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
+            AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
+            AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
+            EpollEventLoopExecuteBenchmark.NATIVE_ACCESS,
+            AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_OFF, AbstractMicrobenchmark.WEIR_IDLE_SPIN_OFF})
+    public int weirPingPong_pollSpinOff() throws Exception {
+        return weir.run(ROUNDS);
+    }
+
+    @Benchmark
+    public int nettyPingPong_busyWait() throws Exception {
         return netty.run(ROUNDS);
     }
 }

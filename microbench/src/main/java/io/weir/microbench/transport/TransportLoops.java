@@ -15,6 +15,15 @@ final class TransportLoops {
     private TransportLoops() {
     }
 
+    /**
+     * The simple name of the benchmark method a fork runs ({@code weirPingPong_pollSpinOff}), so that its setup
+     * starts only the loops that method measures.
+     */
+    static String methodName(org.openjdk.jmh.infra.BenchmarkParams params) {
+        String benchmark = params.getBenchmark();
+        return benchmark.substring(benchmark.lastIndexOf('.') + 1);
+    }
+
     /** A new loopback address with a port the kernel picks at bind time. */
     static InetSocketAddress loopbackAnyPort() {
         return new InetSocketAddress("127.0.0.1", 0);
@@ -72,6 +81,16 @@ final class TransportLoops {
             return new Netty(io.netty.channel.nio.NioIoHandler::newFactory);
         }
 
+        /**
+         * Epoll loops with Netty 4.2's opt-in busy wait: a {@code SelectStrategy} that answers
+         * {@code BUSY_WAIT} whenever no task is queued, so the loop polls {@code epoll_wait} without blocking
+         * and never sleeps (each loop keeps a core busy even when idle).
+         */
+        static Netty epollBusyWait() {
+            io.netty.channel.epoll.Epoll.ensureAvailability();
+            return new Netty(() -> io.netty.channel.epoll.EpollIoHandler.newFactory(0, BusyWait.FACTORY));
+        }
+
         /** Closes {@code channels} in order (a null one is skipped), then the client loop and the server loop. */
         void close(io.netty.channel.Channel... channels) throws Exception {
             for (io.netty.channel.Channel channel : channels) {
@@ -81,6 +100,16 @@ final class TransportLoops {
             }
             client.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
             server.shutdownGracefully(0, TIMEOUT_SECONDS, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    /** Netty's busy-wait select strategy, as a Netty user opts into it. */
+    static final class BusyWait implements io.netty.channel.SelectStrategy {
+        static final io.netty.channel.SelectStrategyFactory FACTORY = BusyWait::new;
+
+        @Override
+        public int calculateStrategy(io.netty.util.IntSupplier selectSupplier, boolean hasTasks) throws Exception {
+            return hasTasks ? selectSupplier.get() : io.netty.channel.SelectStrategy.BUSY_WAIT;
         }
     }
 }

@@ -16,6 +16,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Each benchmark class measures Weir beside Netty 4.2 (and the JDK where it has an equivalent) in the
  * same class. Methods are named {@code weir<Case>}, {@code netty<Case>} and {@code jdk<Case>}, so
  * {@code microbench/ratios.py} can pair them and print Weir/Netty and Weir/JDK ratios from one JSON result.
+ * A configuration other than the default is a suffix after an underscore ({@code nettyPingPong_busyWait},
+ * {@code weirPingPong_pollSpinOff}); {@code ratios.py} pairs such a row with the other framework's default.
  *
  * <p>Two forks because a single fork's JIT decisions can differ run to run; five one-second iterations
  * each for warm-up and measurement keep a full run of all benchmarks within minutes on 2 cores. Leak
@@ -37,6 +39,13 @@ public abstract class AbstractMicrobenchmark {
     public static final String HEAP_MAX = "-Xmx1g";
     public static final String WEIR_NO_LEAK_DETECTION = "-Dio.weir.leakDetection.level=DISABLED";
     public static final String NETTY_NO_LEAK_DETECTION = "-Dio.netty.leakDetection.level=disabled";
+
+    /** Turns Weir's idle epoll poll off (add to a method's {@code @Fork}, with the other two below). */
+    public static final String WEIR_EPOLL_IDLE_POLL_OFF = "-Dio.weir.epoll.maxIdlePollNanos=0";
+    /** Turns Weir's idle NIO poll off. */
+    public static final String WEIR_NIO_IDLE_POLL_OFF = "-Dio.weir.nio.maxIdlePollNanos=0";
+    /** Turns Weir's idle task-queue spin off: with the poll off too, an idle Weir loop blocks at once, as Netty's. */
+    public static final String WEIR_IDLE_SPIN_OFF = "-Dio.weir.eventLoop.idleSpinNanos=0";
 
     /** Runs the benchmark's worker threads as Weir FastThreadLocalThreads (add to a method's {@code @Fork}). */
     public static final String WEIR_THREADS = "-Djmh.executor.class=io.weir.microbench.util.WeirThreadExecutor";

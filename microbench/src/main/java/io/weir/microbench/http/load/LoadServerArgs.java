@@ -6,6 +6,11 @@ package io.weir.microbench.http.load;
  */
 record LoadServerArgs(int port, boolean epoll, int threads) {
     static final int DEFAULT_PORT = 8080;
+    /**
+     * The {@code Server} header both servers send: one value, so their responses are byte-identical and neither
+     * side encodes or writes more than the other.
+     */
+    static final String SERVER_HEADER = "plaintext";
 
     static LoadServerArgs parse(String[] args) {
         int port = DEFAULT_PORT;

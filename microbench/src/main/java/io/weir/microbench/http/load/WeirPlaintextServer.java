@@ -41,7 +41,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class WeirPlaintextServer {
     private static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
-    private static final AsciiString SERVER = AsciiString.cached("weir");
+    // The same on both servers, so both send byte-identical responses (same length, same work).
+    private static final AsciiString SERVER = AsciiString.cached(LoadServerArgs.SERVER_HEADER);
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached(Integer.toString(BODY.length));
 
     private WeirPlaintextServer() {
