@@ -41,8 +41,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Inbound.</b> Fired: {@link Http2HeadersFrame} (decoded and validated), {@link Http2DataFrame},
  * {@link Http2ResetFrame}, {@link Http2SettingsFrame} (already applied and acknowledged),
  * {@link Http2SettingsAckFrame}, {@link Http2PingFrame} (already answered), {@link Http2GoAwayFrame},
- * {@link Http2UnknownFrame}. PRIORITY frames are validated and ignored; WINDOW_UPDATE frames are applied and not
- * fired. Malformed requests (a missing pseudo-header, a content-length that disagrees with the DATA, §8.1.1) are
+ * {@link Http2PriorityUpdateFrame} (RFC 9218, already applied to the stream), {@link Http2UnknownFrame}. RFC 7540
+ * PRIORITY frames are validated and ignored (no work that grows with the number of streams); WINDOW_UPDATE frames
+ * are applied and not fired. Malformed requests (a missing pseudo-header, a content-length that disagrees with the DATA, §8.1.1) are
  * reset with PROTOCOL_ERROR and never fired. Each stream and connection error is answered with the RFC's code.
  *
  * <p><b>Outbound.</b> Write the same frame types; DATA waits for flow-control window (per stream and connection,
@@ -107,6 +108,11 @@ public final class Http2FrameCodec implements ChannelHandler {
      * bidirectional streaming, where a client may stay silent on an open stream while the server answers).
      */
     public static final long DEFAULT_STREAM_READ_TIMEOUT_MILLIS = 30_000;
+    /**
+     * Longest RFC 9218 Priority Field Value parsed, in octets; longer ones are ignored (default priority). Real
+     * signals are a few octets ({@code u=1, i}).
+     */
+    public static final int DEFAULT_MAX_PRIORITY_FIELD_VALUE_BYTES = 64;
     /** Time a graceful close waits for open streams, in milliseconds. */
     public static final long DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
 
@@ -128,6 +134,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     final Http2LocalFlowWindow connectionWindow = new Http2LocalFlowWindow(0, 65_535);
     final Http2OutboundFlow flow;
     final ArrayDeque<Http2Settings> unackedSettings = new ArrayDeque<>(2);
+    final Http2IdleStreamPriorities idlePriorities = new Http2IdleStreamPriorities();
     final Http2ConnectionInbound inbound = new Http2ConnectionInbound(this);
     private final int[] recentlyClosedIds = new int[RECENTLY_CLOSED];
     private final boolean[] recentlyResetByUs = new boolean[RECENTLY_CLOSED];
@@ -631,6 +638,8 @@ public final class Http2FrameCodec implements ChannelHandler {
             } finally {
                 goAway.release();
             }
+        } else if (msg instanceof Http2PriorityUpdateFrame update) {
+            writePriorityUpdate(update, promise);
         } else if (msg instanceof Http2UnknownFrame unknown) {
             writer.writeFrame(ctx, unknown.frameType(), unknown.flags(), unknown.streamId(), unknown.content(),
                     promise);
@@ -638,6 +647,19 @@ public final class Http2FrameCodec implements ChannelHandler {
             ReferenceCountUtil.release(msg);
             promise.tryFailure(new IllegalArgumentException("not an HTTP/2 frame this codec writes: "
                     + (msg == null ? "null" : msg.getClass().getName())));
+        }
+    }
+
+    private void writePriorityUpdate(Http2PriorityUpdateFrame update, ChannelPromise promise) {
+        DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) update.stream();
+        if (server) {
+            promise.tryFailure(new IllegalStateException("a server never sends PRIORITY_UPDATE (RFC 9218 §7.1)"));
+        } else if (stream == null || stream.id <= 0) {
+            promise.tryFailure(new IllegalStateException("PRIORITY_UPDATE before the stream's HEADERS: put the "
+                    + "first signal in the request's priority field (RFC 9218 §5)"));
+        } else {
+            writer.writePriorityUpdate(ctx, stream.id, Http2Priorities.format(
+                    Http2Priorities.pack(update.urgency(), update.incremental())), promise);
         }
     }
 
