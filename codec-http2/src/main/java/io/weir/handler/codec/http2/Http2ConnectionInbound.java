@@ -273,6 +273,9 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         if (settings.has(Http2Settings.MAX_FRAME_SIZE)) {
             c.writer.maxFrameSize((int) settings.get(Http2Settings.MAX_FRAME_SIZE, 16384));
         }
+        if (settings.has(Http2Settings.MAX_HEADER_LIST_SIZE)) {
+            c.remoteMaxHeaderListSize = settings.get(Http2Settings.MAX_HEADER_LIST_SIZE, Long.MAX_VALUE);
+        }
         if (settings.has(Http2Settings.MAX_CONCURRENT_STREAMS)) {
             c.remoteMaxConcurrentStreams = settings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
         }

@@ -149,6 +149,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     int activeRemoteStreams;
     private int activeLocalStreams;
     long remoteMaxConcurrentStreams = Long.MAX_VALUE;
+    /** The peer's SETTINGS_MAX_HEADER_LIST_SIZE; unlimited until it sends one (RFC 9113 §6.5.2). */
+    long remoteMaxHeaderListSize = Long.MAX_VALUE;
     int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     private int queuedControlFrames;
@@ -669,6 +671,14 @@ public final class Http2FrameCodec implements ChannelHandler {
             promise.tryFailure(new IllegalArgumentException("HEADERS without a stream (use newStream())"));
             return;
         }
+        long listLimit = remoteMaxHeaderListSize;
+        if (listLimit != Long.MAX_VALUE) {
+            long size = headerListSize(frame.headers());
+            if (size > listLimit) {
+                headerListTooLarge(stream, size, listLimit, promise);
+                return;
+            }
+        }
         if (stream.id == -1) {
             if (goAwayReceivedLastStreamId >= 0 || goAwaySentLastStreamId >= 0) {
                 promise.tryFailure(connectionError(Http2Error.REFUSED_STREAM, "the connection is going away"));
@@ -699,6 +709,27 @@ public final class Http2FrameCodec implements ChannelHandler {
             flow.enqueueTrailers(ctx, stream, frame, promise);
         } else {
             writeHeadersNow(ctx, stream, frame, promise);
+        }
+    }
+
+    /** RFC 9113 §6.5.2: the uncompressed size, name + value + 32 octets per field. */
+    private static long headerListSize(Http2Headers headers) {
+        long size = 0;
+        for (int i = 0; i < headers.size(); i++) {
+            size += headers.name(i).length() + headers.value(i).length() + 32L;
+        }
+        return size;
+    }
+
+    /**
+     * A section above the peer's limit is not sent: the peer said it would not process it. A stream not yet open
+     * stays closed; an open one is reset so that the peer does not wait for a response that never comes.
+     */
+    private void headerListTooLarge(DefaultHttp2FrameStream stream, long size, long limit, ChannelPromise promise) {
+        boolean open = stream.id > 0 && streams.get(stream.id) == stream && !stream.state.isClosed();
+        promise.tryFailure(new Http2OutboundHeaderListSizeException(open ? stream.id : 0, size, limit));
+        if (open) {
+            resetStream(stream.id, stream, Http2Error.INTERNAL_ERROR.code());
         }
     }
 
