@@ -277,6 +277,18 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /**
+     * Stream 1 of an HTTP/1.1 Upgrade to h2c on the client side (RFC 7540 §3.2): the request went out as HTTP/1.1
+     * and the server answered 101, so stream 1 is half-closed (local) and its response comes as HTTP/2 frames.
+     */
+    DefaultHttp2FrameStream upgradedAsHttp1Client(boolean headRequest) {
+        ids.markLocalUsedUpTo(1);
+        DefaultHttp2FrameStream stream = openStream(1, Http2StreamState.HALF_CLOSED_LOCAL);
+        stream.headMethod = headRequest;
+        stream.outboundEnded = true;
+        return stream;
+    }
+
+    /**
      * Stream 1 of an HTTP/1.1 Upgrade to h2c (RFC 7540 §3.2): applies the client's HTTP2-Settings and fires the
      * request as a HEADERS frame with END_STREAM on a stream that is half-closed (remote).
      */
