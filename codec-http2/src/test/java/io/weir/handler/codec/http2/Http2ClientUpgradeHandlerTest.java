@@ -97,7 +97,6 @@ class Http2ClientUpgradeHandlerTest {
             Collect stream3 = new Collect();
             Http2StreamChannel next = new Http2StreamChannelBootstrap(client).handler(responsesTo(stream3)).open()
                     .get(5, TimeUnit.SECONDS);
-            next.pipeline().addFirst(new Http2StreamFrameToHttpObjectCodec(false, "http"));
             next.writeAndFlush(get("/second"));
             for (int i = 0; i < 4; i++) {
                 Http2FrameClient.pump(client, server);
