@@ -7,11 +7,22 @@ import static io.weir.handler.codec.http2.internal.Http2Frames.RST_STREAM;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelInitializer;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.http.DefaultFullHttpResponse;
+import io.weir.handler.codec.http.FullHttpResponse;
+import io.weir.handler.codec.http.HttpResponseStatus;
+import io.weir.handler.codec.http.HttpVersion;
+import io.weir.handler.codec.http.LastHttpContent;
 import io.weir.handler.codec.http2.Http2FrameClient.Event;
 import io.weir.handler.codec.http2.internal.Http2Frames;
+import io.weir.util.ReferenceCountUtil;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The peer's SETTINGS_MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2) honoured on the sending side. */
@@ -53,6 +64,40 @@ class Http2OutboundHeaderListSizeTest {
             Event ok = find(c.read(), HEADERS);
             assertThat(ok.streamId()).isEqualTo(3);
             assertThat(ok.headers().get("x-small").toString()).isEqualTo("v");
+            assertThat(c.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void http1HandlerWritingAnOversizedResponseSeesTheTypedErrorAndTheStreamIsReset() {
+        AtomicReference<Throwable> writeFailure = new AtomicReference<>();
+        ChannelInitializer<Channel> streams = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(), new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ReferenceCountUtil.release(msg);
+                        if (msg instanceof LastHttpContent) {
+                            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                    HttpResponseStatus.OK);
+                            response.headers().set("x-large", "v".repeat(PEER_LIMIT));
+                            ctx.writeAndFlush(response).addListener(f -> writeFailure.set(f.cause()));
+                        }
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(streams))) {
+            c.raw(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+            c.settings(Http2Settings.MAX_HEADER_LIST_SIZE, PEER_LIMIT);
+            c.frame(Http2Frames.SETTINGS, Http2Frames.FLAG_ACK, 0, new byte[0]);
+            c.headers(1, get("/big"), true);
+            List<Event> events = c.read();
+            assertThat(find(events, HEADERS)).isNull();
+            assertThat(find(events, RST_STREAM).code()).isEqualTo(Http2Error.INTERNAL_ERROR.code());
+            assertThat(writeFailure.get()).isInstanceOf(Http2OutboundHeaderListSizeException.class);
             assertThat(c.channel.isOpen()).isTrue();
         }
     }
