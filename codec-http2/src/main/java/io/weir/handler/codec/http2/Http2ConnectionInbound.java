@@ -176,9 +176,16 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         if (c.server) {
             CharSequence method = headers.method();
             stream.headMethod = method != null && "HEAD".contentEquals(method);
-            CharSequence priority = headers.get("priority");
-            if (priority != null) {
-                Http2Priorities.apply(stream, priority);
+            int signalled = c.idlePriorities.size() == 0 ? -1 : c.idlePriorities.opened(streamId);
+            if (signalled >= 0) {
+                // RFC 9218 §7.1: a PRIORITY_UPDATE sent before the request is the client's latest signal.
+                Http2Priorities.apply(stream, signalled);
+            } else {
+                CharSequence priority = headers.get("priority");
+                if (priority != null) {
+                    Http2Priorities.apply(stream, Http2Priorities.parse(priority,
+                            c.config.maxPriorityFieldValueLength));
+                }
             }
         }
         c.ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
@@ -265,6 +272,9 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
         if (settings.has(Http2Settings.MAX_FRAME_SIZE)) {
             c.writer.maxFrameSize((int) settings.get(Http2Settings.MAX_FRAME_SIZE, 16384));
+        }
+        if (settings.has(Http2Settings.MAX_HEADER_LIST_SIZE)) {
+            c.remoteMaxHeaderListSize = settings.get(Http2Settings.MAX_HEADER_LIST_SIZE, Long.MAX_VALUE);
         }
         if (settings.has(Http2Settings.MAX_CONCURRENT_STREAMS)) {
             c.remoteMaxConcurrentStreams = settings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
@@ -373,10 +383,37 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     }
 
     @Override
-    public void onPriorityUpdate(int prioritizedStreamId, ByteBuf priorityFieldValue) {
+    public void onPriorityUpdate(int prioritizedStreamId, ByteBuf priorityFieldValue) throws Http2Exception {
+        // The reader checked the frame itself: stream 0, at least 4 octets, a Prioritized Stream ID other than 0.
+        if (!c.server) {
+            // RFC 9218 §7.1: servers never send PRIORITY_UPDATE.
+            throw connectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY_UPDATE received by a client (RFC 9218 §7.1)");
+        }
+        if (!c.ids.isRemote(prioritizedStreamId)) {
+            // RFC 9218 §7.1: an even id names a push stream, and this server never promised one.
+            throw connectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY_UPDATE for stream " + prioritizedStreamId
+                    + ", a push stream that was never promised (RFC 9218 §7.1)");
+        }
+        int length = priorityFieldValue.readableBytes();
+        int packed = length > c.config.maxPriorityFieldValueLength ? Http2Priorities.DEFAULT
+                : Http2Priorities.parse(priorityFieldValue.toString(StandardCharsets.US_ASCII),
+                        c.config.maxPriorityFieldValueLength);
         DefaultHttp2FrameStream stream = c.streams.get(prioritizedStreamId);
         if (stream != null) {
-            Http2Priorities.apply(stream, priorityFieldValue.toString(StandardCharsets.US_ASCII));
+            Http2Priorities.apply(stream, packed);
+            c.ctx.fireChannelRead(new Http2PriorityUpdateFrame(stream, stream.urgency, stream.incremental));
+            return;
+        }
+        if (!c.ids.isIdle(prioritizedStreamId)) {
+            return; // RFC 9218 §7.1: a signal for a closed stream may be discarded
+        }
+        long maxStreams = c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
+        if (!c.idlePriorities.put(prioritizedStreamId, packed, maxStreams - c.activeRemoteStreams)) {
+            // RFC 9218 §7.1: prioritized idle streams plus active streams must not exceed the concurrency limit.
+            throw connectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY_UPDATE for idle stream " + prioritizedStreamId
+                    + ": " + c.idlePriorities.size() + " idle streams already prioritized beside "
+                    + c.activeRemoteStreams + " active ones, SETTINGS_MAX_CONCURRENT_STREAMS " + maxStreams
+                    + " (RFC 9218 §7.1)");
         }
     }
 

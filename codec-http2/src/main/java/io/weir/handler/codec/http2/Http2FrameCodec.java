@@ -41,8 +41,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Inbound.</b> Fired: {@link Http2HeadersFrame} (decoded and validated), {@link Http2DataFrame},
  * {@link Http2ResetFrame}, {@link Http2SettingsFrame} (already applied and acknowledged),
  * {@link Http2SettingsAckFrame}, {@link Http2PingFrame} (already answered), {@link Http2GoAwayFrame},
- * {@link Http2UnknownFrame}. PRIORITY frames are validated and ignored; WINDOW_UPDATE frames are applied and not
- * fired. Malformed requests (a missing pseudo-header, a content-length that disagrees with the DATA, §8.1.1) are
+ * {@link Http2PriorityUpdateFrame} (RFC 9218, already applied to the stream), {@link Http2UnknownFrame}. RFC 7540
+ * PRIORITY frames are validated and ignored (no work that grows with the number of streams); WINDOW_UPDATE frames
+ * are applied and not fired. Malformed requests (a missing pseudo-header, a content-length that disagrees with the DATA, §8.1.1) are
  * reset with PROTOCOL_ERROR and never fired. Each stream and connection error is answered with the RFC's code.
  *
  * <p><b>Outbound.</b> Write the same frame types; DATA waits for flow-control window (per stream and connection,
@@ -107,6 +108,11 @@ public final class Http2FrameCodec implements ChannelHandler {
      * bidirectional streaming, where a client may stay silent on an open stream while the server answers).
      */
     public static final long DEFAULT_STREAM_READ_TIMEOUT_MILLIS = 30_000;
+    /**
+     * Longest RFC 9218 Priority Field Value parsed, in octets; longer ones are ignored (default priority). Real
+     * signals are a few octets ({@code u=1, i}).
+     */
+    public static final int DEFAULT_MAX_PRIORITY_FIELD_VALUE_BYTES = 64;
     /** Time a graceful close waits for open streams, in milliseconds. */
     public static final long DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
 
@@ -128,6 +134,7 @@ public final class Http2FrameCodec implements ChannelHandler {
     final Http2LocalFlowWindow connectionWindow = new Http2LocalFlowWindow(0, 65_535);
     final Http2OutboundFlow flow;
     final ArrayDeque<Http2Settings> unackedSettings = new ArrayDeque<>(2);
+    final Http2IdleStreamPriorities idlePriorities = new Http2IdleStreamPriorities();
     final Http2ConnectionInbound inbound = new Http2ConnectionInbound(this);
     private final int[] recentlyClosedIds = new int[RECENTLY_CLOSED];
     private final boolean[] recentlyResetByUs = new boolean[RECENTLY_CLOSED];
@@ -142,6 +149,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     int activeRemoteStreams;
     private int activeLocalStreams;
     long remoteMaxConcurrentStreams = Long.MAX_VALUE;
+    /** The peer's SETTINGS_MAX_HEADER_LIST_SIZE; unlimited until it sends one (RFC 9113 §6.5.2). */
+    long remoteMaxHeaderListSize = Long.MAX_VALUE;
     int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     private int queuedControlFrames;
@@ -265,6 +274,18 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     void flushPending() {
         flushIfNeeded();
+    }
+
+    /**
+     * Stream 1 of an HTTP/1.1 Upgrade to h2c on the client side (RFC 7540 §3.2): the request went out as HTTP/1.1
+     * and the server answered 101, so stream 1 is half-closed (local) and its response comes as HTTP/2 frames.
+     */
+    DefaultHttp2FrameStream upgradedAsHttp1Client(boolean headRequest) {
+        ids.markLocalUsedUpTo(1);
+        DefaultHttp2FrameStream stream = openStream(1, Http2StreamState.HALF_CLOSED_LOCAL);
+        stream.headMethod = headRequest;
+        stream.outboundEnded = true;
+        return stream;
     }
 
     /**
@@ -631,6 +652,8 @@ public final class Http2FrameCodec implements ChannelHandler {
             } finally {
                 goAway.release();
             }
+        } else if (msg instanceof Http2PriorityUpdateFrame update) {
+            writePriorityUpdate(update, promise);
         } else if (msg instanceof Http2UnknownFrame unknown) {
             writer.writeFrame(ctx, unknown.frameType(), unknown.flags(), unknown.streamId(), unknown.content(),
                     promise);
@@ -641,11 +664,32 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
     }
 
+    private void writePriorityUpdate(Http2PriorityUpdateFrame update, ChannelPromise promise) {
+        DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) update.stream();
+        if (server) {
+            promise.tryFailure(new IllegalStateException("a server never sends PRIORITY_UPDATE (RFC 9218 §7.1)"));
+        } else if (stream == null || stream.id <= 0) {
+            promise.tryFailure(new IllegalStateException("PRIORITY_UPDATE before the stream's HEADERS: put the "
+                    + "first signal in the request's priority field (RFC 9218 §5)"));
+        } else {
+            writer.writePriorityUpdate(ctx, stream.id, Http2Priorities.format(
+                    Http2Priorities.pack(update.urgency(), update.incremental())), promise);
+        }
+    }
+
     private void writeHeaders(Http2HeadersFrame frame, ChannelPromise promise) {
         DefaultHttp2FrameStream stream = (DefaultHttp2FrameStream) frame.stream();
         if (stream == null) {
             promise.tryFailure(new IllegalArgumentException("HEADERS without a stream (use newStream())"));
             return;
+        }
+        long listLimit = remoteMaxHeaderListSize;
+        if (listLimit != Long.MAX_VALUE) {
+            long size = headerListSize(frame.headers());
+            if (size > listLimit) {
+                headerListTooLarge(stream, size, listLimit, promise);
+                return;
+            }
         }
         if (stream.id == -1) {
             if (goAwayReceivedLastStreamId >= 0 || goAwaySentLastStreamId >= 0) {
@@ -677,6 +721,27 @@ public final class Http2FrameCodec implements ChannelHandler {
             flow.enqueueTrailers(ctx, stream, frame, promise);
         } else {
             writeHeadersNow(ctx, stream, frame, promise);
+        }
+    }
+
+    /** RFC 9113 §6.5.2: the uncompressed size, name + value + 32 octets per field. */
+    private static long headerListSize(Http2Headers headers) {
+        long size = 0;
+        for (int i = 0; i < headers.size(); i++) {
+            size += headers.name(i).length() + headers.value(i).length() + 32L;
+        }
+        return size;
+    }
+
+    /**
+     * A section above the peer's limit is not sent: the peer said it would not process it. A stream not yet open
+     * stays closed; an open one is reset so that the peer does not wait for a response that never comes.
+     */
+    private void headerListTooLarge(DefaultHttp2FrameStream stream, long size, long limit, ChannelPromise promise) {
+        boolean open = stream.id > 0 && streams.get(stream.id) == stream && !stream.state.isClosed();
+        promise.tryFailure(new Http2OutboundHeaderListSizeException(open ? stream.id : 0, size, limit));
+        if (open) {
+            resetStream(stream.id, stream, Http2Error.INTERNAL_ERROR.code());
         }
     }
 

@@ -24,6 +24,7 @@ public final class Http2FrameCodecBuilder {
     long gracefulShutdownTimeoutMillis = Http2FrameCodec.DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS;
     int maxHeaderCount = Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT;
     int maxContinuationFrames = Http2FrameReader.DEFAULT_MAX_CONTINUATION_FRAMES;
+    int maxPriorityFieldValueLength = Http2FrameCodec.DEFAULT_MAX_PRIORITY_FIELD_VALUE_BYTES;
     private long idleTimeoutMillis;
     private long streamReadTimeoutMillis;
     Ticker ticker;
@@ -87,6 +88,19 @@ public final class Http2FrameCodecBuilder {
             throw new IllegalArgumentException("maxContinuationFrames: " + frames + " (expected >= 0)");
         }
         this.maxContinuationFrames = frames;
+        return this;
+    }
+
+    /**
+     * The longest RFC 9218 Priority Field Value parsed, in octets (the {@code priority} field of a request or the
+     * payload of a PRIORITY_UPDATE frame): a longer one is ignored as the RFC ignores a malformed one (the stream
+     * keeps the default priority), so a peer cannot make the codec scan kilobytes per signal.
+     */
+    public Http2FrameCodecBuilder maxPriorityFieldValueLength(int octets) {
+        if (octets < 0) {
+            throw new IllegalArgumentException("maxPriorityFieldValueLength: " + octets + " (expected >= 0)");
+        }
+        this.maxPriorityFieldValueLength = octets;
         return this;
     }
 

@@ -63,6 +63,13 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         return child;
     }
 
+    /** Opens the child of stream 1 after a client's HTTP/1.1 Upgrade to h2c. Event loop only. */
+    Http2StreamChannel newUpgradeChild(DefaultHttp2FrameStream stream, ChannelHandler handler) {
+        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream);
+        register(child, handler);
+        return child;
+    }
+
     private void register(DefaultHttp2StreamChannel child, ChannelHandler handler) {
         child.index = children.size();
         children.add(child);

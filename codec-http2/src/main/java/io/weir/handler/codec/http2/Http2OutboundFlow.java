@@ -157,7 +157,11 @@ final class Http2OutboundFlow {
         boolean writable = isWritable(stream);
         if (writable != stream.writable) {
             stream.writable = writable;
-            codec.streamWritabilityChanged(stream);
+            if (stream.state.localMaySendData()) {
+                codec.streamWritabilityChanged(stream);
+            }
+            // else: the stream sent its END_STREAM (or was reset) and its child is about to close; telling it would
+            // cost a writability event per stream that no handler can act on.
         }
     }
 

@@ -89,7 +89,8 @@ public final class Http2StreamFrameToHttpObjectCodec implements ChannelHandler {
             ctx.fireExceptionCaught(new Http2Exception(error == null ? Http2Error.INTERNAL_ERROR : error,
                     Math.max(1, reset.stream() == null ? 1 : reset.stream().id()),
                     "stream reset by the peer with code " + reset.errorCode(), false));
-        } else {
+        } else if (!(msg instanceof Http2PriorityUpdateFrame)) {
+            // A priority signal has no HTTP/1 form; the stream's urgency() already reflects it.
             ctx.fireChannelRead(msg);
         }
     }

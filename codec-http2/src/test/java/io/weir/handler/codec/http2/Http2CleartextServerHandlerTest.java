@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 class Http2CleartextServerHandlerTest {
 
-    private static Http2CleartextServerHandler handler() {
+    static Http2CleartextServerHandler handler() {
         ChannelInitializer<Channel> streams = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {

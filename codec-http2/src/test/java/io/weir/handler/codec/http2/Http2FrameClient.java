@@ -82,6 +82,15 @@ final class Http2FrameClient implements AutoCloseable {
         frame(Http2Frames.WINDOW_UPDATE, 0, streamId, int32(increment));
     }
 
+    /** A PRIORITY_UPDATE frame (RFC 9218 §7.1) on stream 0 for {@code prioritizedStreamId}. */
+    void priorityUpdate(int prioritizedStreamId, String fieldValue) {
+        byte[] value = fieldValue.getBytes(StandardCharsets.US_ASCII);
+        byte[] payload = new byte[4 + value.length];
+        System.arraycopy(int32(prioritizedStreamId), 0, payload, 0, 4);
+        System.arraycopy(value, 0, payload, 4, value.length);
+        frame(Http2Frames.PRIORITY_UPDATE, 0, 0, payload);
+    }
+
     void ping(long data) {
         frame(Http2Frames.PING, 0, 0, long64(data));
     }
@@ -150,6 +159,16 @@ final class Http2FrameClient implements AutoCloseable {
             }
         }
         return new ArrayList<>(events.subList(from, events.size()));
+    }
+
+    /** Moves what {@code from} wrote into {@code to}: two embedded codecs talking to each other. */
+    static void pump(EmbeddedChannel from, EmbeddedChannel to) {
+        from.runPendingTasks();
+        ByteBuf b;
+        while ((b = from.readOutbound()) != null) {
+            to.writeInbound(b);
+        }
+        to.runPendingTasks();
     }
 
     void advance(long millis) {

@@ -204,8 +204,8 @@ class Http2MultiplexHandlerTest {
             }).open().get(5, TimeUnit.SECONDS);
             stream.writeAndFlush(new Http2HeadersFrame(get("/from-client"), true));
             for (int i = 0; i < 4; i++) {
-                pump(client, server);
-                pump(server, client);
+                Http2FrameClient.pump(client, server);
+                Http2FrameClient.pump(server, client);
             }
             assertThat(stream.stream().id()).isEqualTo(1);
             assertThat(responses).hasSize(2);
@@ -216,14 +216,5 @@ class Http2MultiplexHandlerTest {
             client.finishAndReleaseAll();
             server.finishAndReleaseAll();
         }
-    }
-
-    private static void pump(EmbeddedChannel from, EmbeddedChannel to) {
-        from.runPendingTasks();
-        ByteBuf b;
-        while ((b = from.readOutbound()) != null) {
-            to.writeInbound(b);
-        }
-        to.runPendingTasks();
     }
 }
