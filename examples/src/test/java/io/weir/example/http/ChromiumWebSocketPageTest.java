@@ -19,18 +19,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The example server's {@code /ws.html} in a real browser: headless Chromium (Debian's {@code chromium}, which
@@ -59,6 +63,7 @@ class ChromiumWebSocketPageTest {
     /** A DevTools connection to one page: sends commands, queues every message received. */
     static final class DevTools implements WebSocket.Listener {
         final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        final List<String> history = new CopyOnWriteArrayList<>();
         private final StringBuilder part = new StringBuilder();
         private WebSocket socket;
         private int nextId;
@@ -73,6 +78,7 @@ class ChromiumWebSocketPageTest {
             part.append(data);
             if (last) {
                 received.add(part.toString());
+                history.add(part.toString());
                 part.setLength(0);
             }
             ws.request(1);
@@ -100,6 +106,11 @@ class ChromiumWebSocketPageTest {
             }
         }
 
+        /** Every message received so far that contains {@code marker}. */
+        List<String> seen(String marker) {
+            return history.stream().filter(m -> m.contains(marker)).toList();
+        }
+
         void close() {
             if (socket != null) {
                 socket.sendClose(WebSocket.NORMAL_CLOSURE, "").orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null)
@@ -108,8 +119,13 @@ class ChromiumWebSocketPageTest {
         }
     }
 
-    @Test
-    void pageConnectsSendsAndShowsTheEcho(@TempDir Path profile) throws Exception {
+    /**
+     * Over plain HTTP the page and its WebSocket use HTTP/1.1 (handshake status 101); over TLS the page comes by h2
+     * and Chromium, seeing SETTINGS_ENABLE_CONNECT_PROTOCOL, opens the WebSocket as an extended CONNECT on that connection (RFC 8441, status 200).
+     */
+    @ParameterizedTest(name = "tls={0}")
+    @ValueSource(booleans = {false, true})
+    void pageConnectsSendsAndShowsTheEcho(boolean tls, @TempDir Path profile) throws Exception {
         Path chromium = chromium();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         Process browser = null;
@@ -117,9 +133,15 @@ class ChromiumWebSocketPageTest {
         try (HttpServer server = new HttpServer(group)) {
             int port = ((InetSocketAddress) server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                     .localAddress()).getPort();
+            if (tls) {
+                port = ((InetSocketAddress) server.startTls(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                        0)).localAddress()).getPort();
+            }
             browser = new ProcessBuilder(chromium.toString(), "--headless", "--disable-gpu", "--no-sandbox",
                     "--disable-dev-shm-usage", "--no-first-run", "--remote-debugging-address=127.0.0.1",
                     "--remote-debugging-port=0", "--remote-allow-origins=*", "--user-data-dir=" + profile,
+                    // The example's certificate is self-signed.
+                    "--ignore-certificate-errors",
                     "about:blank").redirectErrorStream(true).start();
             String browserSocket = devToolsAddress(browser);
             URI devtools = URI.create(browserSocket);
@@ -133,7 +155,9 @@ class ChromiumWebSocketPageTest {
             page.connect(http, m.group(1));
 
             page.send("Page.enable", "{}");
-            page.send("Page.navigate", "{\"url\":\"http://127.0.0.1:" + port + WebSocketRoute.PAGE_PATH + "\"}");
+            page.send("Network.enable", "{}");
+            String origin = tls ? "https://localhost:" + port : "http://127.0.0.1:" + port;
+            page.send("Page.navigate", "{\"url\":\"" + origin + WebSocketRoute.PAGE_PATH + "\"}");
             page.await("\"Page.loadEventFired\"", 90);
             // Inside the page: once the socket is open, type and press Send; resolve when the echo is in the log.
             String script = """
@@ -169,15 +193,34 @@ class ChromiumWebSocketPageTest {
             Matcher dom = VALUE.matcher(page.await("\"id\":" + domId + ",", 60));
             assertThat(dom.find()).isTrue();
             assertThat(unescape(dom.group(1))).contains("<pre id=\"log\">").contains("echo: " + MESSAGE);
+            List<String> handshakes = page.seen("\"Network.webSocketHandshakeResponseReceived\"");
+            assertThat(handshakes).hasSize(1);
+            assertThat(handshakes.get(0)).as("the handshake's status").containsPattern(
+                    "\"status\"\\s*:\\s*" + (tls ? "200" : "101"));
         } finally {
             page.close();
             if (browser != null) {
-                browser.destroy();
-                if (!browser.waitFor(30, TimeUnit.SECONDS)) {
-                    browser.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                }
+                stop(browser);
             }
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Stops the browser and every process it started (renderer, GPU, crash handler), waiting for them all: the
+     * profile directory is deleted after this, and a helper still writing into it would fail the deletion.
+     */
+    private static void stop(Process browser) throws Exception {
+        List<ProcessHandle> all = new ArrayList<>(browser.descendants().toList());
+        all.add(browser.toHandle());
+        browser.destroy();
+        for (ProcessHandle p : all) {
+            try {
+                p.onExit().get(30, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                p.destroyForcibly();
+                p.onExit().get(30, TimeUnit.SECONDS);
+            }
         }
     }
 

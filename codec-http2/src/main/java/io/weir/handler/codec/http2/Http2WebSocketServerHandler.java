@@ -124,7 +124,10 @@ public final class Http2WebSocketServerHandler implements ChannelHandler {
         return out;
     }
 
-    /** Answers {@code status} with {@code reason} as text and ends the stream (RFC 9113 §8.5: not a 2xx). */
+    /**
+     * Answers {@code status} with {@code reason} as text and ends the stream (RFC 9113 §8.5: not a 2xx), then
+     * closes the channel, which resets the client's half: nothing it sends on this stream would be read.
+     */
     private static void refuse(ChannelHandlerContext ctx, int status, String reason) {
         Http2Headers answer = new Http2Headers().status(Integer.toString(status))
                 .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
@@ -134,6 +137,6 @@ public final class Http2WebSocketServerHandler implements ChannelHandler {
         ctx.write(new Http2HeadersFrame(answer, false));
         ByteBuf body = ctx.alloc().buffer();
         ByteBufUtil.writeUtf8(body, reason + "\n");
-        ctx.writeAndFlush(new Http2DataFrame(body, true));
+        ctx.writeAndFlush(new Http2DataFrame(body, true)).addListener(ChannelFutureListener.CLOSE);
     }
 }
