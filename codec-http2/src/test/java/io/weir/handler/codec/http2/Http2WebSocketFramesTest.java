@@ -141,6 +141,9 @@ class Http2WebSocketFramesTest {
             List<Event> events = c.read();
             assertThat(events.stream().filter(e -> e.type() == HEADERS).map(e -> e.headers().status().toString()))
                     .containsExactly("404", "404");
+            // The client's half is reset after the answer: what it would still send is not read.
+            assertThat(events.stream().filter(e -> e.type() == RST_STREAM).map(Event::streamId))
+                    .containsExactly(1, 3);
         }
     }
 

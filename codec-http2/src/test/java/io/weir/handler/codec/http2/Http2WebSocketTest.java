@@ -142,8 +142,13 @@ class Http2WebSocketTest {
     /** Opens a WebSocket stream on {@code connection}; returns its handler once the handshake is over. */
     private static Http2WebSocketClientHandler open(Channel connection, boolean compression, Collector collector)
             throws Exception {
+        return open(connection, "/ws", compression, collector);
+    }
+
+    private static Http2WebSocketClientHandler open(Channel connection, String path, boolean compression,
+            Collector collector) throws Exception {
         int port = ((InetSocketAddress) connection.remoteAddress()).getPort();
-        WebSocketClientHandshaker hs = new WebSocketClientHandshaker(URI.create("ws://127.0.0.1:" + port + "/ws"),
+        WebSocketClientHandshaker hs = new WebSocketClientHandshaker(URI.create("ws://127.0.0.1:" + port + path),
                 List.of(), null, new WebSocketConfig(), compression ? new PerMessageDeflateConfig() : null);
         Http2WebSocketClientHandler handler = new Http2WebSocketClientHandler(hs);
         new Http2StreamChannelBootstrap(connection).handler(new ChannelInitializer<Channel>() {
@@ -234,6 +239,25 @@ class Http2WebSocketTest {
             assertThat(handler.handshakeFuture().cause()).isInstanceOf(WebSocketHandshakeException.class)
                     .hasMessageContaining("SETTINGS_ENABLE_CONNECT_PROTOCOL");
             assertThat(connection.isActive()).isTrue();
+        } finally {
+            connection.close().sync();
+            server.close().sync();
+        }
+    }
+
+    @Test
+    void refusedHandshakeFailsTheClientWithTheStatus() throws Exception {
+        Channel server = server(true, new LinkedBlockingQueue<>());
+        Channel connection = connect(server);
+        try {
+            Http2WebSocketClientHandler handler = open(connection, "/nowhere", false, new Collector());
+            assertThat(handler.handshakeFuture().await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(handler.handshakeFuture().cause()).isInstanceOf(WebSocketHandshakeException.class)
+                    .hasMessageContaining("404");
+            assertThat(((WebSocketHandshakeException) handler.handshakeFuture().cause()).httpStatus())
+                    .isEqualTo(404);
+            assertThat(handler.handshakeFuture().channel().closeFuture().await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(connection.isActive()).as("a refused stream leaves the connection up").isTrue();
         } finally {
             connection.close().sync();
             server.close().sync();
