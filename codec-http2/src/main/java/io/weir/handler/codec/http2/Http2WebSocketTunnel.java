@@ -75,7 +75,8 @@ final class Http2WebSocketTunnel implements ChannelHandler {
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (msg instanceof ByteBuf buf) {
-            ctx.write(new Http2DataFrame(buf, false), promise);
+            // Bound to the stream here, so the child channel does not copy the frame to bind it.
+            ctx.write(new Http2DataFrame(stream(ctx), buf, false, 0), promise);
             return;
         }
         ctx.write(msg, promise);
@@ -100,7 +101,12 @@ final class Http2WebSocketTunnel implements ChannelHandler {
 
     private void endStream(ChannelHandlerContext ctx) {
         outboundEnded = true;
-        ctx.writeAndFlush(new Http2DataFrame(Unpooled.EMPTY_BUFFER, true));
+        ctx.writeAndFlush(new Http2DataFrame(stream(ctx), Unpooled.EMPTY_BUFFER, true, 0));
+    }
+
+    /** The stream of the child channel this handler is in. */
+    private static Http2FrameStream stream(ChannelHandlerContext ctx) {
+        return ((Http2StreamChannel) ctx.channel()).stream();
     }
 
     @Override
