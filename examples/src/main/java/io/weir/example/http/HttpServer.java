@@ -2,6 +2,7 @@ package io.weir.example.http;
 
 import io.weir.bootstrap.ServerBootstrap;
 import io.weir.channel.Channel;
+import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.ChannelOption;
@@ -23,6 +24,7 @@ import io.weir.handler.codec.http2.Http2CleartextServerHandler;
 import io.weir.handler.codec.http2.Http2FrameCodec;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2ServerInitializer;
+import io.weir.handler.codec.http2.Http2Settings;
 import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.weir.handler.limit.ConnectionLimitHandler;
 import io.weir.handler.ssl.ApplicationProtocolNames;
@@ -271,21 +273,26 @@ public final class HttpServer implements AutoCloseable {
                             handler);
                 }
             };
+            ChannelHandler webSocketOverHttp2 = WebSocketRoute.newHttp2Handler(streamReadTimeoutMillis);
             // Each HTTP/2 stream is an HTTP/1.1 exchange for the same handlers.
             ChannelInitializer<Channel> stream = new ChannelInitializer<>() {
                 @Override
                 protected void initChannel(Channel ch) {
                     ch.pipeline().addLast(
+                            // An extended CONNECT to /ws (RFC 8441) becomes the WebSocket echo on this stream.
+                            webSocketOverHttp2,
                             new Http2StreamFrameToHttpObjectCodec(),
                             staticFiles.newConnectionHandler(),
                             UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
                             new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
+                            WebSocketRoute.newEchoHandler(), // serves /ws.html
                             handler);
                 }
             };
             Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer()
                     .idleTimeoutMillis(TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.idleTimeoutNanos()))
-                    .streamReadTimeoutMillis(streamReadTimeoutMillis);
+                    .streamReadTimeoutMillis(streamReadTimeoutMillis)
+                    .initialSettings(new Http2Settings().connectProtocolEnabled(true));
             long decisionTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.requestHeadTimeoutNanos());
             Http2ServerInitializer http2 = new Http2ServerInitializer(codec, stream);
             http1Pipeline = http1;

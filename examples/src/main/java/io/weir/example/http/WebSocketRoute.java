@@ -15,8 +15,11 @@ import io.weir.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.weir.handler.codec.http.websocketx.PerMessageDeflateConfig;
 import io.weir.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.weir.handler.codec.http.websocketx.WebSocketConfig;
+import io.weir.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.weir.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.weir.handler.codec.http2.Http2WebSocketServerHandler;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The example server's WebSocket route: {@code /ws} echoes every text and binary message (permessage-deflate when
@@ -29,7 +32,8 @@ import java.nio.charset.StandardCharsets;
  * }</pre>
  *
  * Other requests pass on untouched. After an upgrade the HTTP handlers leave the pipeline and frames reach the
- * echo handler.
+ * echo handler. Over HTTP/2 the same echo answers RFC 8441's extended CONNECT: {@link #newHttp2Handler} goes first
+ * in each stream's pipeline.
  */
 public final class WebSocketRoute {
     /** Where the echo endpoint listens. */
@@ -66,6 +70,23 @@ public final class WebSocketRoute {
     public static ChannelHandler newUpgradeHandler() {
         return new WebSocketServerProtocolHandler(PATH, new WebSocketConfig().setMaxMessageBytes(MAX_MESSAGE_BYTES))
                 .compression(new PerMessageDeflateConfig());
+    }
+
+    /**
+     * The first handler of each HTTP/2 stream: an extended CONNECT to {@link #PATH} (RFC 8441) becomes the same
+     * echo, with the same limits and compression, over the stream; other streams pass on untouched. The server's
+     * codec must advertise SETTINGS_ENABLE_CONNECT_PROTOCOL. A stream that reads nothing for
+     * {@code streamReadTimeoutMillis} is reset by the codec (0: never), so an idle WebSocket is pinged at a third of
+     * it: the pongs keep it alive, and a peer that stops answering is closed with 1001. The handler is shared by
+     * every stream.
+     */
+    public static ChannelHandler newHttp2Handler(long streamReadTimeoutMillis) {
+        WebSocketConfig config = new WebSocketConfig().setMaxMessageBytes(MAX_MESSAGE_BYTES);
+        if (streamReadTimeoutMillis > 0) {
+            config.setIdlePingIntervalMillis(Math.max(1, streamReadTimeoutMillis / 3));
+        }
+        return new Http2WebSocketServerHandler(PATH,
+                new WebSocketServerHandshaker(List.of(), origin -> true, config, new PerMessageDeflateConfig()), ECHO);
     }
 
     /** The handler serving {@link #PAGE_PATH} and echoing frames; shared by every connection. */

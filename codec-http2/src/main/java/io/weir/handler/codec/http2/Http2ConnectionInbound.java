@@ -163,6 +163,11 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             }
             throw e;
         }
+        Http2Exception malformed = c.extendedConnect.checkReceived(streamId, headers);
+        if (malformed != null) {
+            c.rememberClosed(streamId, true);
+            throw malformed;
+        }
         DefaultHttp2FrameStream stream = c.openStream(streamId,
                 endStream ? Http2StreamState.HALF_CLOSED_REMOTE : Http2StreamState.OPEN);
         stream.headersReceived = true;
@@ -267,6 +272,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     }
 
     void onSettingsApply(Http2Settings settings) throws Http2Exception {
+        c.extendedConnect.onPeerSettings(settings);
         if (settings.has(Http2Settings.HEADER_TABLE_SIZE)) {
             c.encoder.remoteMaxHeaderTableSize(settings.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
         }

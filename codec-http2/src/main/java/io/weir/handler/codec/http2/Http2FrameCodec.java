@@ -25,6 +25,7 @@ import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;
 import io.weir.util.collection.IntObjectMap;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
@@ -171,6 +172,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     /** Ticker time of the last read from the socket, stamped on the streams its frames reach. */
     long readNanos;
     private final Http2ConnectionTimeouts timeouts;
+    /** RFC 8441: SETTINGS_ENABLE_CONNECT_PROTOCOL on both sides and the {@code :protocol} rules it sets. */
+    final Http2ExtendedConnect extendedConnect;
 
     Http2FrameCodec(Http2FrameCodecBuilder config) {
         this.config = config;
@@ -191,6 +194,7 @@ public final class Http2FrameCodec implements ChannelHandler {
                 config.maxHeaderCount * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
         this.flow = new Http2OutboundFlow(this, writer);
         this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis());
+        this.extendedConnect = new Http2ExtendedConnect(localSettings);
     }
 
     /** A server codec with the default settings and limits. */
@@ -238,6 +242,16 @@ public final class Http2FrameCodec implements ChannelHandler {
     /** Whether {@code stream} can take more DATA without queuing beyond its send window. Event loop only. */
     public boolean isWritable(Http2FrameStream stream) {
         return ((DefaultHttp2FrameStream) stream).writable;
+    }
+
+    /**
+     * Completes, on the event loop, once the peer's first SETTINGS arrived: true when it set
+     * SETTINGS_ENABLE_CONNECT_PROTOCOL to 1 (RFC 8441 §3), so that an extended CONNECT ({@code :protocol}, e.g. a
+     * WebSocket) may be sent. Until then, and when it is false, writing HEADERS with {@code :protocol} fails.
+     * Fails if the connection closes first. Event loop only.
+     */
+    public Future<Boolean> peerExtendedConnect() {
+        return extendedConnect.peerSupport(ctx.executor());
     }
 
     /** Streams currently open or half-closed. Event loop only. */
@@ -357,6 +371,7 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     private void cleanUp(Throwable cause) {
         failed = true;
+        extendedConnect.connectionClosed();
         timeouts.stop();
         cancel(settingsTimeout);
         cancel(stallCheck);
@@ -692,6 +707,11 @@ public final class Http2FrameCodec implements ChannelHandler {
             }
         }
         if (stream.id == -1) {
+            String refused = server ? null : extendedConnect.checkSending(frame.headers());
+            if (refused != null) {
+                promise.tryFailure(new IllegalStateException(refused));
+                return;
+            }
             if (goAwayReceivedLastStreamId >= 0 || goAwaySentLastStreamId >= 0) {
                 promise.tryFailure(connectionError(Http2Error.REFUSED_STREAM, "the connection is going away"));
                 return;

@@ -2,7 +2,9 @@ package io.weir.handler.codec.http.websocketx;
 
 import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelPipeline;
 import io.weir.handler.codec.http.DefaultFullHttpRequest;
+import io.weir.handler.codec.http.DefaultHttpHeaders;
 import io.weir.handler.codec.http.EmptyHttpHeaders;
 import io.weir.handler.codec.http.FullHttpRequest;
 import io.weir.handler.codec.http.HttpHeaderNames;
@@ -37,6 +39,7 @@ public final class WebSocketClientHandshaker {
     private String subprotocol;
     private String extensions;
     private boolean complete;
+    private boolean tunnelRequested;
 
     /**
      * A handshaker for {@code uri} (ws or wss; its path and query become the request-target, its authority the
@@ -64,11 +67,7 @@ public final class WebSocketClientHandshaker {
         KEYS.nextBytes(nonce);
         String key = Base64.getEncoder().encodeToString(nonce);
         expectedAccept = WebSocketServerHandshaker.acceptValue(key);
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        if (uri.getRawQuery() != null) {
-            path += "?" + uri.getRawQuery();
-        }
-        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path,
+        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, requestTarget(),
                 Unpooled.EMPTY_BUFFER);
         HttpHeaders h = req.headers();
         h.add(extraHeaders);
@@ -122,6 +121,66 @@ public final class WebSocketClientHandshaker {
             throw new WebSocketHandshakeException(code, "wrong Sec-WebSocket-Accept " + accepts + " (expected "
                     + expectedAccept + ")");
         }
+        return negotiated(code, h);
+    }
+
+    /**
+     * The regular fields of an RFC 8441 extended CONNECT for this handshaker's URI: {@code Sec-WebSocket-Version},
+     * the subprotocols, the permessage-deflate offer and the extra headers; no key (RFC 8441 §5). The caller adds
+     * the pseudo-header fields ({@code :method CONNECT}, {@code :protocol websocket}, {@code :scheme},
+     * {@code :path} = {@link #requestTarget()}, {@code :authority}).
+     */
+    public HttpHeaders newExtendedConnectHeaders() {
+        tunnelRequested = true;
+        HttpHeaders h = new DefaultHttpHeaders(false);
+        h.add(extraHeaders);
+        h.remove(HttpHeaderNames.HOST);
+        h.set(HttpHeaderNames.SEC_WEBSOCKET_VERSION, WebSocketServerHandshaker.VERSION);
+        if (!subprotocols.isEmpty()) {
+            h.set(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL, String.join(", ", subprotocols));
+        }
+        if (deflate != null) {
+            h.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, PerMessageDeflate.offer(deflate));
+        }
+        return h;
+    }
+
+    /** The URI's path and query: the request-target of the handshake ("/" when the path is empty). */
+    public String requestTarget() {
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+    }
+
+    /** The URI this handshaker connects to. */
+    public URI uri() {
+        return uri;
+    }
+
+    /**
+     * Checks the answer to {@link #newExtendedConnectHeaders()} and, if it accepts, makes {@code pipeline} speak
+     * WebSocket: the frame codec (and permessage-deflate) and a protocol handler go after the handler named
+     * {@code after}, which must carry the tunnel's bytes ({@code ByteBuf} both ways). Only on the event loop.
+     *
+     * @param status the answer's status: a 2xx accepts (RFC 8441 §5, RFC 9113 §8.5)
+     * @param headers the answer's regular fields
+     * @throws WebSocketHandshakeException if the answer refuses or does not match the offer
+     * @throws IllegalStateException if no extended CONNECT was made
+     */
+    public void finishExtendedConnect(ChannelPipeline pipeline, String after, int status, HttpHeaders headers) {
+        if (!tunnelRequested) {
+            throw new IllegalStateException("no extended CONNECT was made");
+        }
+        if (status < 200 || status > 299) {
+            throw new WebSocketHandshakeException(status, "extended CONNECT refused with status " + status);
+        }
+        PerMessageDeflate agreed = negotiated(status, headers);
+        String last = WebSocketPipeline.addCodec(pipeline, after, false, config, agreed);
+        pipeline.addAfter(last, WebSocketTunnelProtocolHandler.NAME, new WebSocketTunnelProtocolHandler(config, false));
+        complete = true;
+    }
+
+    /** The subprotocol and extensions of an accepting answer, checked against the offer. */
+    private PerMessageDeflate negotiated(int code, HttpHeaders h) {
         List<String> protocols = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
         if (protocols.size() > 1
                 || protocols.size() == 1 && !subprotocols.contains(protocols.get(0).trim())) {

@@ -61,17 +61,30 @@ final class WebSocketPipeline {
         if (codecName == null) {
             throw new IllegalStateException("no HTTP codec in the pipeline: " + p.names());
         }
-        WebSocketFrameDecoder decoder = new WebSocketFrameDecoder(server, config);
-        // Inbound: codec -> decoder -> inflater; outbound: deflater -> encoder -> codec's place.
-        p.addAfter(codecName, ENCODER, new WebSocketFrameEncoder(!server));
-        p.addAfter(ENCODER, DECODER, decoder);
-        if (deflate != null) {
-            decoder.allowReservedBits(WebSocketFrame.RSV1);
-            p.addAfter(DECODER, DEFLATER, deflate.newEncoder());
-            p.addAfter(DEFLATER, INFLATER, deflate.newDecoder());
-        }
+        addCodec(p, codecName, server, config, deflate);
         for (int i = 0; i < http.size(); i++) {
             p.remove(http.get(i));
         }
+    }
+
+    /**
+     * Adds the frame encoder and decoder (and permessage-deflate's handlers) after the handler named {@code after},
+     * which carries the connection's bytes ({@code ByteBuf} both ways).
+     *
+     * @return the name of the last handler added
+     */
+    static String addCodec(ChannelPipeline p, String after, boolean server, WebSocketConfig config,
+                           PerMessageDeflate deflate) {
+        WebSocketFrameDecoder decoder = new WebSocketFrameDecoder(server, config);
+        // Inbound: bytes -> decoder -> inflater; outbound: deflater -> encoder -> bytes.
+        p.addAfter(after, ENCODER, new WebSocketFrameEncoder(!server));
+        p.addAfter(ENCODER, DECODER, decoder);
+        if (deflate == null) {
+            return DECODER;
+        }
+        decoder.allowReservedBits(WebSocketFrame.RSV1);
+        p.addAfter(DECODER, DEFLATER, deflate.newEncoder());
+        p.addAfter(DEFLATER, INFLATER, deflate.newDecoder());
+        return INFLATER;
     }
 }

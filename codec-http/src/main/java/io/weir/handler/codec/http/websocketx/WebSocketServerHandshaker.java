@@ -5,6 +5,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelPipeline;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpResponse;
 import io.weir.handler.codec.http.HttpHeaderNames;
@@ -102,6 +103,11 @@ public final class WebSocketServerHandshaker {
         }
     }
 
+    /** A copy of the limits and timeouts a connection accepted by this handshaker runs with. */
+    public WebSocketConfig config() {
+        return config.clone();
+    }
+
     /**
      * Checks {@code request} and builds the 101 answer.
      *
@@ -122,28 +128,66 @@ public final class WebSocketServerHandshaker {
         if (!h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
             throw new WebSocketHandshakeException(400, "missing the upgrade token in Connection");
         }
-        List<String> versions = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_VERSION);
-        if (versions.size() != 1 || !VERSION.equals(versions.get(0).trim())) {
-            throw new WebSocketHandshakeException(426, "unsupported Sec-WebSocket-Version " + versions
-                    + " (supported: " + VERSION + ")");
-        }
+        checkVersion(h);
         List<String> keys = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_KEY);
         String key = keys.size() == 1 ? keys.get(0).trim() : null;
         if (key == null || !isValidKey(key)) {
             throw new WebSocketHandshakeException(400, "Sec-WebSocket-Key must be the base64 of 16 bytes");
         }
-        if (!originCheck.test(h.get(HttpHeaderNames.ORIGIN))) {
-            throw new WebSocketHandshakeException(403, "origin refused: " + h.get(HttpHeaderNames.ORIGIN));
-        }
-        String subprotocol = selectSubprotocol(h.getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL));
-        PerMessageDeflate agreed = deflate == null ? null
-                : PerMessageDeflate.acceptOffer(h.getAll(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), deflate, config);
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.SWITCHING_PROTOCOLS,
                 Unpooled.EMPTY_BUFFER);
         HttpHeaders rh = res.headers();
         rh.set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET);
         rh.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
         rh.set(HttpHeaderNames.SEC_WEBSOCKET_ACCEPT, acceptValue(key));
+        return negotiate(h, res);
+    }
+
+    /**
+     * Checks the fields of an RFC 8441 extended CONNECT ({@code :protocol websocket}, e.g. on an HTTP/2 stream) and
+     * builds its answer: 200 with the subprotocol and extensions agreed, and no {@code Sec-WebSocket-Accept}
+     * (RFC 8441 §5: the key and accept fields are not used; the version, origin, subprotocol and extension fields
+     * are, as in RFC 6455). The method and {@code :protocol} are the caller's to check. The answer's status and
+     * headers are to be carried in the tunnel's own framing (its version and empty body mean nothing).
+     *
+     * @param headers the request's regular fields
+     * @throws WebSocketHandshakeException with the status to answer (400, 403, 426) if the request is refused
+     */
+    public Accepted acceptExtendedConnect(HttpHeaders headers) {
+        checkVersion(headers);
+        return negotiate(headers, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.EMPTY_BUFFER));
+    }
+
+    /**
+     * Makes {@code pipeline} speak WebSocket after an {@link #acceptExtendedConnect} whose answer was sent: the
+     * frame encoder and decoder (and permessage-deflate's handlers when agreed) and a protocol handler (pings,
+     * close handshake, timeouts) go after the handler named {@code after}, which must carry the tunnel's bytes
+     * ({@code ByteBuf} both ways; closing the channel ends the tunnel). Frames reach the handlers after them. Only
+     * on the event loop.
+     */
+    public void openTunnel(ChannelPipeline pipeline, String after, Accepted accepted) {
+        String last = WebSocketPipeline.addCodec(pipeline, after, true, config, accepted.deflate());
+        pipeline.addAfter(last, WebSocketTunnelProtocolHandler.NAME, new WebSocketTunnelProtocolHandler(config, true));
+    }
+
+    private static void checkVersion(HttpHeaders h) {
+        List<String> versions = h.getAll(HttpHeaderNames.SEC_WEBSOCKET_VERSION);
+        if (versions.size() != 1 || !VERSION.equals(versions.get(0).trim())) {
+            throw new WebSocketHandshakeException(426, "unsupported Sec-WebSocket-Version " + versions
+                    + " (supported: " + VERSION + ")");
+        }
+    }
+
+    /** The origin check, subprotocol and permessage-deflate, shared by both handshakes; fills {@code res}. */
+    private Accepted negotiate(HttpHeaders h, FullHttpResponse res) {
+        if (!originCheck.test(h.get(HttpHeaderNames.ORIGIN))) {
+            throw new WebSocketHandshakeException(403, "origin refused: " + h.get(HttpHeaderNames.ORIGIN));
+        }
+        String subprotocol = selectSubprotocol(h.getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL));
+        PerMessageDeflate agreed = deflate == null ? null
+                : PerMessageDeflate.acceptOffer(h.getAll(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), deflate, config);
+        HttpHeaders rh = res.headers();
         if (subprotocol != null) {
             rh.set(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL, subprotocol);
         }
