@@ -1,0 +1,195 @@
+package io.weir.example.grpc;
+
+import io.weir.bootstrap.Bootstrap;
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.ByteBufUtil;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.EventLoopGroup;
+import io.weir.example.Transports;
+import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
+import io.weir.handler.codec.http2.Http2MultiplexHandler;
+import io.weir.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A minimal gRPC client on one HTTP/2 connection (h2c by prior knowledge, as grpc-java's {@code usePlaintext()}):
+ * each call is a stream opened with an {@code Http2StreamChannelBootstrap}. {@link #newCall} gives the streaming
+ * API (any of the four kinds); {@link #unary}, {@link #serverStreaming} and {@link #clientStreaming} are shortcuts
+ * over byte arrays whose futures fail with a {@link GrpcException} for a status other than OK.
+ *
+ * <p>Every call has a deadline unless given {@link Long#MAX_VALUE}: it is sent as {@code grpc-timeout} and enforced
+ * here too (DEADLINE_EXCEEDED and RST_STREAM CANCEL). Calls beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS are
+ * not queued: they end with UNAVAILABLE. Response messages above {@link #maxMessageSize(int)} end their call with
+ * RESOURCE_EXHAUSTED. Thread-safe.
+ */
+public final class GrpcClient implements AutoCloseable {
+    /** The largest response message accepted by default, in octets: 4 MiB, as grpc-java. */
+    public static final int DEFAULT_MAX_MESSAGE_SIZE_BYTES = 4 << 20;
+
+    private final Channel channel;
+    private final String authority;
+    private volatile int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE_BYTES;
+
+    private GrpcClient(Channel channel, String authority) {
+        this.channel = channel;
+        this.authority = authority;
+    }
+
+    /**
+     * Connects to {@code address} over h2c on {@code group} (NIO or epoll loops; the channel class follows) and
+     * waits until connected.
+     *
+     * @throws InterruptedException if interrupted while connecting
+     * @throws io.weir.channel.ConnectTimeoutException or another exception of the connect if it fails
+     */
+    public static GrpcClient connect(EventLoopGroup group, InetSocketAddress address) throws InterruptedException {
+        Channel ch = new Bootstrap().group(group).channel(Transports.socketChannel(group))
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel c) {
+                        c.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
+                                new Http2MultiplexHandler(new RefusePushedStreams()));
+                    }
+                })
+                .connect(address).sync().channel();
+        return new GrpcClient(ch, address.getHostString() + ':' + address.getPort());
+    }
+
+    /**
+     * The largest response message accepted, in octets (default {@value #DEFAULT_MAX_MESSAGE_SIZE_BYTES}), for calls
+     * started afterwards. Returns this.
+     *
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    public GrpcClient maxMessageSize(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("maxMessageSize: " + bytes + " (expected >= 0)");
+        }
+        this.maxMessageSize = bytes;
+        return this;
+    }
+
+    int maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    /** The connection's channel. */
+    public Channel channel() {
+        return channel;
+    }
+
+    String authority() {
+        return authority;
+    }
+
+    CharSequence scheme() {
+        return "http";
+    }
+
+    /**
+     * Starts a call of {@code fullMethodName} ({@code package.Service/Method}) with a deadline of {@code timeout}
+     * ({@link Long#MAX_VALUE}: none); {@code listener} hears its answers on the connection's event loop.
+     */
+    public GrpcClientCall newCall(String fullMethodName, long timeout, TimeUnit unit, GrpcClientCall.Listener listener) {
+        Objects.requireNonNull(fullMethodName, "fullMethodName");
+        Objects.requireNonNull(listener, "listener");
+        long nanos = timeout == Long.MAX_VALUE ? Long.MAX_VALUE : unit.toNanos(timeout);
+        GrpcClientCall call = new GrpcClientCall(this, fullMethodName, nanos, listener, channel.eventLoop());
+        if (channel.eventLoop().inEventLoop()) {
+            call.start();
+        } else {
+            channel.eventLoop().execute(call::start);
+        }
+        return call;
+    }
+
+    /** A unary call: {@code request} in, one response out. */
+    public CompletableFuture<byte[]> unary(String fullMethodName, byte[] request, long timeout, TimeUnit unit) {
+        Collect collect = new Collect();
+        GrpcClientCall call = newCall(fullMethodName, timeout, unit, collect);
+        call.sendMessage(Unpooled.wrappedBuffer(request));
+        call.halfClose();
+        return collect.result.thenApply(GrpcClient::single);
+    }
+
+    /** A server-streaming call: {@code request} in, every response out, in order. */
+    public CompletableFuture<List<byte[]>> serverStreaming(String fullMethodName, byte[] request, long timeout,
+            TimeUnit unit) {
+        Collect collect = new Collect();
+        GrpcClientCall call = newCall(fullMethodName, timeout, unit, collect);
+        call.sendMessage(Unpooled.wrappedBuffer(request));
+        call.halfClose();
+        return collect.result;
+    }
+
+    /** A client-streaming call: every request in, one response out. */
+    public CompletableFuture<byte[]> clientStreaming(String fullMethodName, List<byte[]> requests, long timeout,
+            TimeUnit unit) {
+        Collect collect = new Collect();
+        GrpcClientCall call = newCall(fullMethodName, timeout, unit, collect);
+        for (byte[] request : requests) {
+            call.sendMessage(Unpooled.wrappedBuffer(request));
+        }
+        call.halfClose();
+        return collect.result.thenApply(GrpcClient::single);
+    }
+
+    private static byte[] single(List<byte[]> messages) {
+        if (messages.size() != 1) {
+            throw new IllegalStateException("expected one response message, got " + messages.size());
+        }
+        return messages.get(0);
+    }
+
+    /** Closes the connection (streams still open are reset by the close). */
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly();
+    }
+
+    /** Gathers a call's responses as byte arrays; completes at the status. */
+    private static final class Collect implements GrpcClientCall.Listener {
+        final CompletableFuture<List<byte[]>> result = new CompletableFuture<>();
+        private final List<byte[]> messages = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void onMessage(ByteBuf message) {
+            try {
+                messages.add(ByteBufUtil.getBytes(message));
+            } finally {
+                message.release();
+            }
+        }
+
+        @Override
+        public void onClose(GrpcStatus status, String description) {
+            if (status == GrpcStatus.OK) {
+                result.complete(messages);
+            } else {
+                result.completeExceptionally(new GrpcException(status, description));
+            }
+        }
+    }
+
+    /** The server may not open streams on a gRPC connection (no push): whatever it sends on one is dropped. */
+    @ChannelHandler.Sharable
+    private static final class RefusePushedStreams implements ChannelHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+            ctx.close();
+        }
+    }
+}
