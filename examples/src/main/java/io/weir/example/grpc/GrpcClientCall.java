@@ -54,6 +54,7 @@ public final class GrpcClientCall {
     private long deadlineNanos;
     private boolean responseHeadersSeen;
     private boolean halfClosed;
+    private boolean responseEnded;
     private boolean done;
 
     GrpcClientCall(GrpcClient client, String fullMethodName, long timeoutNanos, Listener listener, EventLoop loop) {
@@ -72,13 +73,13 @@ public final class GrpcClientCall {
     void start() {
         if (timeoutNanos != Long.MAX_VALUE) {
             deadlineNanos = System.nanoTime() + timeoutNanos;
-            deadline = loop.schedule(() -> end(GrpcStatus.DEADLINE_EXCEEDED, "deadline exceeded (client)"),
+            deadline = loop.schedule(() -> end(GrpcStatus.DEADLINE_EXCEEDED, "deadline exceeded (client)", true),
                     timeoutNanos, TimeUnit.NANOSECONDS);
         }
         framing = new GrpcMessageFraming(client.channel().alloc(), client.maxMessageSize());
         new Http2StreamChannelBootstrap(client.channel()).handler(new Handler()).open().addListener(f -> {
             if (!f.isSuccess()) {
-                end(GrpcStatus.UNAVAILABLE, "could not open a stream: " + f.cause());
+                end(GrpcStatus.UNAVAILABLE, "could not open a stream: " + f.cause(), true);
                 return;
             }
             opened((Http2StreamChannel) f.getNow());
@@ -102,7 +103,7 @@ public final class GrpcClientCall {
         ch.write(new Http2HeadersFrame(headers, endNow)).addListener(f -> {
             if (!f.isSuccess()) {
                 // The connection could not open another stream (the server's limit, GOAWAY, closed).
-                end(GrpcStatus.UNAVAILABLE, "request headers not sent: " + f.cause());
+                end(GrpcStatus.UNAVAILABLE, "request headers not sent: " + f.cause(), true);
             }
         });
         Object msg;
@@ -155,7 +156,7 @@ public final class GrpcClientCall {
             loop.execute(() -> cancel(why));
             return;
         }
-        end(GrpcStatus.CANCELLED, why);
+        end(GrpcStatus.CANCELLED, why, true);
     }
 
     /** Whether the call ended (only meaningful on the event loop; a hint elsewhere). */
@@ -163,7 +164,7 @@ public final class GrpcClientCall {
         return done;
     }
 
-    private void end(GrpcStatus status, String description) {
+    private void end(GrpcStatus status, String description, boolean giveUp) {
         if (done) {
             return;
         }
@@ -178,8 +179,16 @@ public final class GrpcClientCall {
             ReferenceCountUtil.release(msg);
         }
         if (stream != null) {
-            // Closing a child whose stream has not ended resets it with CANCEL; after the trailers it just closes.
-            stream.close();
+            if (giveUp || responseEnded) {
+                // Closing a child whose stream has not ended resets it with CANCEL; after the trailers it just closes.
+                stream.close();
+            } else if (!halfClosed) {
+                // A bad response: let the server finish it (what follows is dropped) rather than reset the stream,
+                // since Weir's HTTP/2 client ends the whole connection when the server's frames in flight meet a
+                // stream it reset (see GrpcClient's notes).
+                halfClosed = true;
+                stream.writeAndFlush(new Http2DataFrame(stream.alloc().buffer(0, 0), true));
+            }
         }
         try {
             listener.onClose(status, description);
@@ -192,6 +201,10 @@ public final class GrpcClientCall {
     private final class Handler implements ChannelHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof Http2ResetFrame || msg instanceof Http2HeadersFrame h && h.endStream()
+                    || msg instanceof Http2DataFrame d && d.endStream()) {
+                responseEnded = true;
+            }
             if (done) {
                 ReferenceCountUtil.release(msg);
                 return;
@@ -200,7 +213,7 @@ public final class GrpcClientCall {
                 boolean end = data.endStream();
                 if (!responseHeadersSeen) {
                     data.release();
-                    end(GrpcStatus.INTERNAL, "DATA before the response headers");
+                    end(GrpcStatus.INTERNAL, "DATA before the response headers", false);
                     return;
                 }
                 try {
@@ -212,11 +225,11 @@ public final class GrpcClientCall {
                         }
                     });
                 } catch (GrpcException e) {
-                    end(e.status(), e.description());
+                    end(e.status(), e.description(), false);
                     return;
                 }
                 if (end) {
-                    end(GrpcStatus.INTERNAL, "response ended without trailers");
+                    end(GrpcStatus.INTERNAL, "response ended without trailers", false);
                 }
             } else if (msg instanceof Http2HeadersFrame frame) {
                 headers(frame);
@@ -224,7 +237,7 @@ public final class GrpcClientCall {
                 // A server that keeps the deadline too may cancel the stream a moment before our own timer fires.
                 GrpcStatus status = statusOf(reset.error());
                 end(status == GrpcStatus.CANCELLED && deadlinePassed() ? GrpcStatus.DEADLINE_EXCEEDED : status,
-                        "stream reset by the server: " + reset.error());
+                        "stream reset by the server: " + reset.error(), false);
             } else {
                 ReferenceCountUtil.release(msg);
             }
@@ -232,7 +245,7 @@ public final class GrpcClientCall {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            end(GrpcStatus.UNAVAILABLE, "stream closed before the call ended");
+            end(GrpcStatus.UNAVAILABLE, "stream closed before the call ended", true);
             ctx.fireChannelInactive();
         }
     }
@@ -245,12 +258,12 @@ public final class GrpcClientCall {
             if (status == null || !AsciiString.contentEquals("200", status)) {
                 // gRPC over HTTP/2 (doc/http-grpc-status-mapping.md): an HTTP error is the call's status.
                 if (headers.get(GrpcServerStream.GRPC_STATUS) == null) {
-                    end(statusOfHttp(status), "HTTP status " + status);
+                    end(statusOfHttp(status), "HTTP status " + status, false);
                     return;
                 }
             } else if (!GrpcServerStream.isGrpc(headers)) {
                 end(GrpcStatus.UNKNOWN, "content-type " + headers.get(GrpcServerStream.CONTENT_TYPE)
-                        + " is not application/grpc");
+                        + " is not application/grpc", false);
                 return;
             }
             if (!frame.endStream()) {
@@ -258,16 +271,16 @@ public final class GrpcClientCall {
             }
             // Trailers-only: the status is in these headers.
         } else if (!frame.endStream()) {
-            end(GrpcStatus.INTERNAL, "trailers without END_STREAM");
+            end(GrpcStatus.INTERNAL, "trailers without END_STREAM", false);
             return;
         }
         if (!framing.isIdle()) {
-            end(GrpcStatus.INTERNAL, "response ended inside a message");
+            end(GrpcStatus.INTERNAL, "response ended inside a message", false);
             return;
         }
         CharSequence message = headers.get(GrpcServerStream.GRPC_MESSAGE);
         end(GrpcStatus.parse(headers.get(GrpcServerStream.GRPC_STATUS)),
-                message == null ? null : GrpcStatusMessage.decode(message));
+                message == null ? null : GrpcStatusMessage.decode(message), false);
     }
 
     /** doc/PROTOCOL-HTTP2.md, "Errors": the status a RST_STREAM code means to the client. */
