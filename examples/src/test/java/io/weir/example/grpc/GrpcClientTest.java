@@ -14,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -28,26 +27,12 @@ class GrpcClientTest {
     private static EventLoopGroup group;
     private static HttpServer server;
     private static GrpcClient client;
-    private static final CountDownLatch hangStarted = new CountDownLatch(1);
-    private static final CompletableFuture<GrpcStatus> hangEnded = new CompletableFuture<>();
+    private static final HangMethod hang = new HangMethod();
 
     @BeforeAll
     static void start() throws Exception {
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        GrpcRoute route = EchoService.register(new GrpcRoute()).bidiStreaming("weir.Test/Hang", call -> {
-            hangStarted.countDown();
-            return new GrpcCallListener() {
-                @Override
-                public void onMessage(ByteBuf message) {
-                    message.release();
-                }
-
-                @Override
-                public void onCancel(GrpcStatus reason) {
-                    hangEnded.complete(reason);
-                }
-            };
-        });
+        GrpcRoute route = EchoService.register(new GrpcRoute()).bidiStreaming(HangMethod.NAME, hang);
         server = new HttpServer(group).grpc(route);
         client = GrpcClient.connect(group, (InetSocketAddress) server.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress());
@@ -110,11 +95,11 @@ class GrpcClientTest {
 
     @Test
     void deadlineEndsTheCallAndCancelReachesTheServer() throws Exception {
-        CompletableFuture<byte[]> deadline = client.unary("weir.Test/Hang", ascii("?"), 300, TimeUnit.MILLISECONDS);
+        CompletableFuture<byte[]> deadline = client.unary(HangMethod.NAME, ascii("?"), 300, TimeUnit.MILLISECONDS);
         assertThat(statusOf(deadline)).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
-        assertThat(hangStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(hang.started.await(10, TimeUnit.SECONDS)).isTrue();
         // Whichever came first on the server: its own deadline, or the client's RST_STREAM at the client's.
-        assertThat(hangEnded.get(10, TimeUnit.SECONDS)).isIn(GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.CANCELLED);
+        assertThat(hang.ended.get(10, TimeUnit.SECONDS)).isIn(GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.CANCELLED);
     }
 
     @Test

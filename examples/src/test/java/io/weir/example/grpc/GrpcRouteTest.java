@@ -3,7 +3,6 @@ package io.weir.example.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.bootstrap.Bootstrap;
-import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
@@ -47,23 +46,12 @@ class GrpcRouteTest {
     private static EventLoopGroup group;
     private static HttpServer server;
     private static Channel client;
-    private static final CompletableFuture<GrpcStatus> hangEnded = new CompletableFuture<>();
+    private static final HangMethod hang = new HangMethod();
 
     @BeforeAll
     static void start() throws Exception {
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        GrpcRoute route = EchoService.register(new GrpcRoute()).bidiStreaming("weir.Test/Hang",
-                call -> new GrpcCallListener() {
-                    @Override
-                    public void onMessage(ByteBuf message) {
-                        message.release();
-                    }
-
-                    @Override
-                    public void onCancel(GrpcStatus reason) {
-                        hangEnded.complete(reason);
-                    }
-                });
+        GrpcRoute route = EchoService.register(new GrpcRoute()).bidiStreaming(HangMethod.NAME, hang);
         server = new HttpServer(group).grpc(route);
         InetSocketAddress address = (InetSocketAddress) server.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
@@ -202,14 +190,14 @@ class GrpcRouteTest {
     @Test
     void serverEnforcesTheDeadlineWithStatusThenCancel() throws Exception {
         // The client here does not keep the deadline itself: only the server can end the call.
-        Http2Headers request = grpcRequest("weir.Test/Hang");
+        Http2Headers request = grpcRequest(HangMethod.NAME);
         request.add("grpc-timeout", "200m");
         List<Object> frames = exchange(request, new byte[] {0, 0, 0, 0, 0}, false);
         assertThat(frames).hasSize(2);
         Http2HeadersFrame trailers = (Http2HeadersFrame) frames.get(0);
         assertStatus(trailers.headers(), GrpcStatus.DEADLINE_EXCEEDED);
         assertThat(((Http2ResetFrame) frames.get(1)).error()).isEqualTo(Http2Error.CANCEL);
-        assertThat(hangEnded.get(10, TimeUnit.SECONDS)).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
+        assertThat(hang.ended.get(10, TimeUnit.SECONDS)).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
     }
 
     @Test
