@@ -8,7 +8,8 @@ import io.weir.buffer.CompositeByteBuf;
  * <ul>
  *   <li>{@code weir.Echo/Unary}: answers the request itself;</li>
  *   <li>{@code weir.Echo/ServerStream}: the request is a 4-octet big-endian count {@code n} then a payload; answers
- *       {@code n} messages, each the payload (INVALID_ARGUMENT for a request under 4 octets or a negative count);</li>
+ *       {@code n} messages, each the payload, as fast as the client reads them (INVALID_ARGUMENT for a request under
+ *       4 octets or a negative count);</li>
  *   <li>{@code weir.Echo/ClientStream}: answers, at the client's half-close, all the requests joined (RESOURCE_EXHAUSTED
  *       beyond the route's maximum message size);</li>
  *   <li>{@code weir.Echo/Bidi}: answers each request as it comes, and ends when the client does.</li>
@@ -47,11 +48,52 @@ public final class EchoService {
         if (count < 0) {
             throw new GrpcException(GrpcStatus.INVALID_ARGUMENT, "negative count: " + count);
         }
-        ByteBuf payload = request.slice(request.readerIndex() + 4, request.readableBytes() - 4);
-        for (int i = 0; i < count && !call.isDone(); i++) {
-            call.sendMessage(payload.retainedDuplicate());
+        new Repeat(call, request.retainedSlice(request.readerIndex() + 4, request.readableBytes() - 4), count).run();
+    }
+
+    /**
+     * Server streaming at the client's pace: sends while the stream is ready and continues when it is ready again,
+     * so that a request for two billion copies costs the server one stream window of memory, not two billion
+     * buffers.
+     */
+    private static final class Repeat implements Runnable {
+        private final GrpcServerCall call;
+        private ByteBuf payload;
+        private int remaining;
+
+        Repeat(GrpcServerCall call, ByteBuf payload, int count) {
+            this.call = call;
+            this.payload = payload;
+            this.remaining = count;
+            call.onReady(this);
         }
-        call.close(GrpcStatus.OK, null);
+
+        @Override
+        public void run() {
+            if (payload == null) {
+                return;
+            }
+            if (call.isDone()) {
+                release();
+                return;
+            }
+            while (remaining > 0 && call.isReady()) {
+                remaining--;
+                call.sendMessage(payload.retainedDuplicate());
+            }
+            if (remaining == 0) {
+                release();
+                call.close(GrpcStatus.OK, null);
+            }
+        }
+
+        private void release() {
+            ByteBuf p = payload;
+            payload = null;
+            if (p != null) {
+                p.release();
+            }
+        }
     }
 
     /** Client streaming: keeps the requests and answers them joined. */

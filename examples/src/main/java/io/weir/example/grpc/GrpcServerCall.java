@@ -34,9 +34,16 @@ public interface GrpcServerCall {
 
     /**
      * Whether the stream can take another message without queueing beyond its flow-control window: a handler that
-     * streams much checks it (a message sent anyway is queued, not lost).
+     * streams much checks it and continues from {@link #onReady} (a message sent anyway is queued, not lost).
      */
     boolean isReady();
+
+    /**
+     * Runs {@code handler} on {@link #executor()} each time the stream becomes ready again ({@link #isReady()} turned
+     * true), and once more when the call ends ({@link #isDone()} is then true), so that a handler that streams at the
+     * pace of the client can release what it holds. Replaces the previous handler; null removes it.
+     */
+    void onReady(Runnable handler);
 
     /** Sends one message; takes ownership of {@code message} (released if the call has ended). */
     void sendMessage(ByteBuf message);

@@ -55,6 +55,7 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     private boolean requestEnded;
     private boolean inRead;
     private boolean flushPending;
+    private Runnable onReady;
 
     GrpcServerStream(GrpcRoute route, ChannelHandler otherRequests) {
         this.route = route;
@@ -152,6 +153,19 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
             cancelled(GrpcStatus.CANCELLED);
         }
         ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        Runnable handler = onReady;
+        if (state == OPEN && handler != null && ctx.channel().isWritable()) {
+            try {
+                handler.run();
+            } catch (Throwable t) {
+                finish(GrpcStatus.UNKNOWN, "method failed: " + t);
+            }
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
@@ -256,6 +270,15 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     }
 
     private void notifyCancel(GrpcStatus reason) {
+        Runnable handler = onReady;
+        onReady = null;
+        if (handler != null) {
+            try {
+                handler.run();
+            } catch (Throwable ignored) {
+                // As below: the call is over.
+            }
+        }
         GrpcCallListener l = listener;
         listener = null;
         if (l != null) {
@@ -304,6 +327,21 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     @Override
     public boolean isReady() {
         return ctx.channel().isWritable();
+    }
+
+    @Override
+    public void onReady(Runnable handler) {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> onReady(handler));
+            return;
+        }
+        if (state == DONE) {
+            if (handler != null) {
+                handler.run();
+            }
+            return;
+        }
+        onReady = handler;
     }
 
     @Override

@@ -103,6 +103,35 @@ class GrpcClientTest {
     }
 
     @Test
+    void streamOfBillionsIsPacedByTheClientAndEndsAtItsCancel() throws Exception {
+        // Without pacing the server would loop on its event loop for 2^31 messages: the unary call below would hang.
+        byte[] request = ByteBuffer.allocate(4 + 1024).putInt(Integer.MAX_VALUE).array();
+        CompletableFuture<GrpcStatus> closed = new CompletableFuture<>();
+        int[] received = new int[1];
+        GrpcClientCall[] call = new GrpcClientCall[1];
+        call[0] = client.newCall(EchoService.SERVER_STREAM, 30, TimeUnit.SECONDS, new GrpcClientCall.Listener() {
+            @Override
+            public void onMessage(ByteBuf message) {
+                message.release();
+                if (++received[0] == 1000) {
+                    call[0].cancel("enough");
+                }
+            }
+
+            @Override
+            public void onClose(GrpcStatus status, String description) {
+                closed.complete(status);
+            }
+        });
+        call[0].sendMessage(Unpooled.wrappedBuffer(request));
+        call[0].halfClose();
+        assertThat(closed.get(30, TimeUnit.SECONDS)).isEqualTo(GrpcStatus.CANCELLED);
+        assertThat(received[0]).isEqualTo(1000);
+        assertThat(client.unary(EchoService.UNARY, ascii("still here"), 10, TimeUnit.SECONDS)
+                .get(10, TimeUnit.SECONDS)).isEqualTo(ascii("still here"));
+    }
+
+    @Test
     void oversizedAnswerIsRefusedByTheClient() throws Exception {
         GrpcClient small = GrpcClient.connect(group, (InetSocketAddress) client.channel().remoteAddress())
                 .maxMessageSize(10);
