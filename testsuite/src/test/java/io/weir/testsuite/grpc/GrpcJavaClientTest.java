@@ -8,7 +8,9 @@ import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.weir.buffer.ByteBuf;
@@ -38,7 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * grpc-java 1.85's client (Netty transport, h2c) against Weir's example server and its gRPC route: the four kinds
  * of call on {@link EchoService}, deadlines and cancels seen on both sides, the 4 MiB message limit, 1,000 calls at
- * once on one connection, and an unknown method; over NIO and epoll.
+ * once on one connection, an unknown method, and calls over TLS (ALPN h2); over NIO and epoll.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class GrpcJavaClientTest {
@@ -240,6 +242,35 @@ class GrpcJavaClientTest {
                         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
                         assertThat(e.getStatus().getDescription()).contains("weir.Echo/NoSuchMethod");
                     });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.weir.testsuite.grpc.GrpcJava#transports")
+    void callsOverTlsWithAlpnH2(String transport) throws Exception {
+        try (WeirServer s = new WeirServer(transport)) {
+            // The example's HTTPS port: ALPN picks h2, and the same gRPC route serves behind TLS.
+            InetSocketAddress tls = (InetSocketAddress) s.server.startTls(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
+            ManagedChannel channel = NettyChannelBuilder.forAddress(tls.getHostString(), tls.getPort())
+                    .sslContext(GrpcSslContexts.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
+                            .build())
+                    .overrideAuthority("localhost").build();
+            try {
+                byte[] request = GrpcJava.pattern(100_000);
+                assertThat(ClientCalls.blockingUnaryCall(channel, GrpcJava.UNARY, options(), request))
+                        .isEqualTo(request);
+                Iterator<byte[]> answers = ClientCalls.blockingServerStreamingCall(channel, GrpcJava.SERVER_STREAM,
+                        options(), GrpcJava.streamRequest(10, new byte[] {5}));
+                int count = 0;
+                while (answers.hasNext()) {
+                    assertThat(answers.next()).containsExactly(5);
+                    count++;
+                }
+                assertThat(count).isEqualTo(10);
+            } finally {
+                channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            }
         }
     }
 
