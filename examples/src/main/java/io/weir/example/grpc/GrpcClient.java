@@ -13,14 +13,19 @@ import io.weir.channel.EventLoopGroup;
 import io.weir.example.Transports;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2MultiplexHandler;
+import io.weir.handler.codec.http2.Http2Settings;
+import io.weir.handler.codec.http2.Http2SettingsFrame;
 import io.weir.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A minimal gRPC client on one HTTP/2 connection (h2c by prior knowledge, as grpc-java's {@code usePlaintext()}):
@@ -29,9 +34,9 @@ import java.util.concurrent.TimeUnit;
  * over byte arrays whose futures fail with a {@link GrpcException} for a status other than OK.
  *
  * <p>Every call has a deadline unless given {@link Long#MAX_VALUE}: it is sent as {@code grpc-timeout} and enforced
- * here too (DEADLINE_EXCEEDED and RST_STREAM CANCEL). Calls beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS are
- * not queued: they end with UNAVAILABLE. Response messages above {@link #maxMessageSize(int)} end their call with
- * RESOURCE_EXHAUSTED. Thread-safe.
+ * here too (DEADLINE_EXCEEDED and RST_STREAM CANCEL), from the moment the call is made. Calls beyond the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS wait, in order, for a stream to close (their deadline runs while they wait).
+ * Response messages above {@link #maxMessageSize(int)} end their call with RESOURCE_EXHAUSTED. Thread-safe.
  *
  * <p>A cancel or an expired deadline resets the stream (RST_STREAM CANCEL). A response found bad (too large,
  * malformed) is not reset but drained: the call ends at once for the caller, the request side is ended, and what the
@@ -43,10 +48,16 @@ import java.util.concurrent.TimeUnit;
 public final class GrpcClient implements AutoCloseable {
     /** The largest response message accepted by default, in octets: 4 MiB, as grpc-java. */
     public static final int DEFAULT_MAX_MESSAGE_SIZE_BYTES = 4 << 20;
+    /** How long {@link #connect} waits for the server's first SETTINGS frame, in milliseconds. */
+    public static final long SETTINGS_TIMEOUT_MILLIS = 10_000;
 
     private final Channel channel;
     private final String authority;
     private volatile int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE_BYTES;
+    // Event loop only: the streams open and the calls waiting for one.
+    private long maxStreams = Long.MAX_VALUE;
+    private int openStreams;
+    private final ArrayDeque<GrpcClientCall> waiting = new ArrayDeque<>();
 
     private GrpcClient(Channel channel, String authority) {
         this.channel = channel;
@@ -61,17 +72,27 @@ public final class GrpcClient implements AutoCloseable {
      * @throws io.weir.channel.ConnectTimeoutException or another exception of the connect if it fails
      */
     public static GrpcClient connect(EventLoopGroup group, InetSocketAddress address) throws InterruptedException {
+        CompletableFuture<GrpcClient> ready = new CompletableFuture<>();
+        String authority = address.getHostString() + ':' + address.getPort();
         Channel ch = new Bootstrap().group(group).channel(Transports.socketChannel(group))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel c) {
                         c.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
-                                new Http2MultiplexHandler(new RefusePushedStreams()));
+                                new Http2MultiplexHandler(new RefusePushedStreams()),
+                                new SettingsWatcher(new GrpcClient(c, authority), ready));
                     }
                 })
                 .connect(address).sync().channel();
-        return new GrpcClient(ch, address.getHostString() + ':' + address.getPort());
+        try {
+            // As grpc-java: calls start once the server's SETTINGS (its stream limit) are known.
+            return ready.get(SETTINGS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            ch.close();
+            throw new IllegalStateException("no SETTINGS from " + address + " within " + SETTINGS_TIMEOUT_MILLIS
+                    + " ms", e);
+        }
     }
 
     /**
@@ -115,11 +136,37 @@ public final class GrpcClient implements AutoCloseable {
         long nanos = timeout == Long.MAX_VALUE ? Long.MAX_VALUE : unit.toNanos(timeout);
         GrpcClientCall call = new GrpcClientCall(this, fullMethodName, nanos, listener, channel.eventLoop());
         if (channel.eventLoop().inEventLoop()) {
-            call.start();
+            startOrQueue(call);
         } else {
-            channel.eventLoop().execute(call::start);
+            channel.eventLoop().execute(() -> startOrQueue(call));
         }
         return call;
+    }
+
+    private void startOrQueue(GrpcClientCall call) {
+        call.armDeadline();
+        if (openStreams < maxStreams) {
+            openStreams++;
+            call.start();
+        } else {
+            waiting.addLast(call);
+        }
+    }
+
+    /** A call's stream closed (or never opened): its slot goes to the next waiting call. Event loop only. */
+    void streamReleased() {
+        openStreams--;
+        startWaiting();
+    }
+
+    private void startWaiting() {
+        GrpcClientCall next;
+        while (openStreams < maxStreams && (next = waiting.pollFirst()) != null) {
+            if (!next.isDone()) {
+                openStreams++;
+                next.start();
+            }
+        }
     }
 
     /** A unary call: {@code request} in, one response out. */
@@ -187,6 +234,36 @@ public final class GrpcClient implements AutoCloseable {
             } else {
                 result.completeExceptionally(new GrpcException(status, description));
             }
+        }
+    }
+
+    /** Learns the server's stream limit from its SETTINGS; the first one makes the client ready. */
+    private static final class SettingsWatcher implements ChannelHandler {
+        private final GrpcClient client;
+        private final CompletableFuture<GrpcClient> ready;
+
+        SettingsWatcher(GrpcClient client, CompletableFuture<GrpcClient> ready) {
+            this.client = client;
+            this.ready = ready;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof Http2SettingsFrame settings) {
+                long max = settings.settings().get(Http2Settings.MAX_CONCURRENT_STREAMS, -1);
+                if (max >= 0) {
+                    client.maxStreams = max;
+                    client.startWaiting();
+                }
+                ready.complete(client);
+            }
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            ready.completeExceptionally(new IllegalStateException("connection closed before SETTINGS"));
+            ctx.fireChannelInactive();
         }
     }
 

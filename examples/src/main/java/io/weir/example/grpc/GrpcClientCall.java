@@ -69,20 +69,29 @@ public final class GrpcClientCall {
         return timeoutNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0;
     }
 
-    /** Opens the stream and writes the request headers (on the event loop). */
-    void start() {
+    /** Starts the deadline when the call is made, before it may wait for a stream (on the event loop). */
+    void armDeadline() {
         if (timeoutNanos != Long.MAX_VALUE) {
             deadlineNanos = System.nanoTime() + timeoutNanos;
             deadline = loop.schedule(() -> end(GrpcStatus.DEADLINE_EXCEEDED, "deadline exceeded (client)", true),
                     timeoutNanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** Opens the stream, in one of the client's stream slots, and writes the request headers (on the event loop). */
+    void start() {
         framing = new GrpcMessageFraming(client.channel().alloc(), client.maxMessageSize());
         new Http2StreamChannelBootstrap(client.channel()).handler(new Handler()).open().addListener(f -> {
             if (!f.isSuccess()) {
+                client.streamReleased();
                 end(GrpcStatus.UNAVAILABLE, "could not open a stream: " + f.cause(), true);
                 return;
             }
-            opened((Http2StreamChannel) f.getNow());
+            Http2StreamChannel ch = (Http2StreamChannel) f.getNow();
+            // Later, not now: the child may close while the codec still counts its stream (inside the frame that
+            // ends it), and a stream opened in between would be refused as one too many.
+            ch.closeFuture().addListener(closed -> loop.execute(client::streamReleased));
+            opened(ch);
         });
     }
 
@@ -173,7 +182,9 @@ public final class GrpcClientCall {
             deadline.cancel(false);
             deadline = null;
         }
-        framing.release();
+        if (framing != null) {
+            framing.release();
+        }
         Object msg;
         while ((msg = pending.pollFirst()) != null) {
             ReferenceCountUtil.release(msg);

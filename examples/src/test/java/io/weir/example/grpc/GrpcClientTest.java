@@ -21,7 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Weir's gRPC client against Weir's example server: the four kinds of call, a deadline, a cancel, a refused size. */
+/**
+ * Weir's gRPC client against Weir's example server: the four kinds of call, a deadline, a cancel, a refused size,
+ * more calls than the server's stream limit.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class GrpcClientTest {
     private static EventLoopGroup group;
@@ -129,6 +132,18 @@ class GrpcClientTest {
         assertThat(received[0]).isEqualTo(1000);
         assertThat(client.unary(EchoService.UNARY, ascii("still here"), 10, TimeUnit.SECONDS)
                 .get(10, TimeUnit.SECONDS)).isEqualTo(ascii("still here"));
+    }
+
+    @Test
+    void thousandCallsWaitForTheServersHundredStreams() throws Exception {
+        // The example server allows 100 streams at once: the other 900 calls wait for a slot in the client.
+        List<CompletableFuture<byte[]>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            calls.add(client.unary(EchoService.UNARY, ascii("c" + i), 30, TimeUnit.SECONDS));
+        }
+        for (int i = 0; i < 1000; i++) {
+            assertThat(calls.get(i).get(30, TimeUnit.SECONDS)).isEqualTo(ascii("c" + i));
+        }
     }
 
     @Test
