@@ -129,8 +129,8 @@ public final class GrpcRoute {
      * Starts {@code path}'s method on {@code call}: the listener of its requests, or null for a path no method is
      * registered under.
      */
-    GrpcCallListener start(CharSequence path, GrpcServerCall call) {
-        Object method = methods.get(path.toString());
+    GrpcCallListener start(String path, GrpcServerCall call) {
+        Object method = methods.get(path);
         if (method instanceof StreamingMethod streaming) {
             return streaming.start(call);
         }

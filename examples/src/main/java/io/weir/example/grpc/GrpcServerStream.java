@@ -45,7 +45,7 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     private final ChannelHandler otherRequests;
     private ChannelHandlerContext ctx;
     private int state = STARTING;
-    private String method;
+    private String path;
     private GrpcCallListener listener;
     private GrpcMessageFraming framing;
     private ScheduledFuture<?> deadline;
@@ -179,8 +179,8 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
         state = OPEN;
         Http2Headers headers = request.headers();
         requestEnded = request.endStream();
-        CharSequence path = headers.path();
-        method = path != null && path.length() > 1 ? path.toString().substring(1) : String.valueOf(path);
+        // The codec checked that a request has a :path (RFC 9113 §8.3.1).
+        path = headers.path().toString();
         if (!AsciiString.contentEquals(POST, headers.method())) {
             // gRPC over HTTP/2: ":method POST"; anything else is not a call.
             finish(GrpcStatus.INTERNAL, STATUS_405, "method " + headers.method() + " is not POST");
@@ -208,13 +208,13 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
         framing = new GrpcMessageFraming(ctx.alloc(), route.maxMessageSize());
         GrpcCallListener l;
         try {
-            l = route.start(path == null ? "" : path, this);
+            l = route.start(path, this);
         } catch (Throwable t) {
             finish(GrpcStatus.UNKNOWN, "method failed to start: " + t);
             return;
         }
         if (l == null) {
-            finish(GrpcStatus.UNIMPLEMENTED, "method not found: " + method);
+            finish(GrpcStatus.UNIMPLEMENTED, "method not found: " + method());
             return;
         }
         listener = l;
@@ -265,7 +265,9 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     private void cancelled(GrpcStatus reason) {
         state = DONE;
         stopDeadline();
-        framing.release();
+        if (framing != null) {
+            framing.release();
+        }
         notifyCancel(reason);
     }
 
@@ -301,7 +303,7 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
 
     @Override
     public String method() {
-        return method;
+        return path.startsWith("/") ? path.substring(1) : path;
     }
 
     @Override
