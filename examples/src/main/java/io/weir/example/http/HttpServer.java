@@ -13,6 +13,8 @@ import io.weir.channel.epoll.Epoll;
 import io.weir.channel.epoll.EpollIoHandler;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.example.Transports;
+import io.weir.example.grpc.EchoService;
+import io.weir.example.grpc.GrpcRoute;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
@@ -52,7 +54,8 @@ import javax.net.ssl.SSLException;
  * multipart decoding that reports each field ({@link UploadHandler}), and a WebSocket echo at {@code /ws} with a
  * page at {@code /ws.html} ({@link WebSocketRoute}); on the native epoll transport where it is available and on NIO
  * otherwise ({@link Transports}). {@link #startTls} serves the same routes over TLS on a second port, HTTP/2 or
- * HTTP/1.1 as ALPN chooses.
+ * HTTP/1.1 as ALPN chooses. HTTP/2 requests with {@code content-type: application/grpc} are gRPC calls, served by
+ * {@link #grpc}'s route ({@link EchoService} by default).
  *
  * <p>{@code /static} and {@code /upload} stream: their handlers sit before the aggregator, so file bodies and
  * uploads are never held whole in memory; every other request is aggregated up to
@@ -105,6 +108,7 @@ public final class HttpServer implements AutoCloseable {
     private volatile int maxConnections = defaultMaxConnections();
     private volatile ConnectionLimitHandler connectionLimit;
     private volatile SslContext tls;
+    private volatile GrpcRoute grpc = EchoService.register(new GrpcRoute());
     private volatile Channel tlsChannel;
     /** The pipelines {@link #start} built, which {@link #startTls} serves behind TLS too; null before start. */
     private ChannelInitializer<Channel> http1Pipeline;
@@ -230,6 +234,15 @@ public final class HttpServer implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * The gRPC methods served on HTTP/2 (h2c and TLS); {@link EchoService} unless set. Takes effect at {@link #start}.
+     * Returns this.
+     */
+    public HttpServer grpc(GrpcRoute route) {
+        this.grpc = Objects.requireNonNull(route, "route");
+        return this;
+    }
+
     /** The started server's connection cap, to read its counts; null before {@link #start} or with no cap. */
     public ConnectionLimitHandler connectionLimit() {
         return connectionLimit;
@@ -294,7 +307,8 @@ public final class HttpServer implements AutoCloseable {
                     .streamReadTimeoutMillis(streamReadTimeoutMillis)
                     .initialSettings(new Http2Settings().connectProtocolEnabled(true));
             long decisionTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.requestHeadTimeoutNanos());
-            Http2ServerInitializer http2 = new Http2ServerInitializer(codec, stream);
+            // gRPC calls go to the gRPC route, other streams to the HTTP handlers.
+            Http2ServerInitializer http2 = new Http2ServerInitializer(codec, grpc.streamHandler(stream));
             http1Pipeline = http1;
             http2Pipeline = http2;
             Channel bound = newBootstrap(limit)
@@ -482,7 +496,7 @@ public final class HttpServer implements AutoCloseable {
             System.out.println("Weir HTTP server (" + transport + ") on http://127.0.0.1:" + bound.getPort()
                     + "/  routes: /plaintext /json /echo (POST) /headers"
                     + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)"
-                    + " /ws (WebSocket echo) /ws.html");
+                    + " /ws (WebSocket echo) /ws.html; gRPC " + EchoService.SERVICE + " on HTTP/2");
             if (tlsPort >= 0) {
                 InetSocketAddress tlsBound = (InetSocketAddress) server.startTls(new InetSocketAddress(tlsPort))
                         .localAddress();

@@ -1,0 +1,77 @@
+package io.weir.testsuite.grpc;
+
+import io.grpc.MethodDescriptor;
+import io.grpc.MethodDescriptor.MethodType;
+import io.weir.channel.epoll.Epoll;
+import io.weir.example.grpc.EchoService;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the gRPC interop tests share: grpc-java method descriptors over raw bytes (no protoc), and the transports. */
+final class GrpcJava {
+    /** Messages as they are: the bytes on the wire are the message. */
+    static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    };
+
+    static final MethodDescriptor<byte[], byte[]> UNARY = method(EchoService.UNARY, MethodType.UNARY);
+    static final MethodDescriptor<byte[], byte[]> SERVER_STREAM =
+            method(EchoService.SERVER_STREAM, MethodType.SERVER_STREAMING);
+    static final MethodDescriptor<byte[], byte[]> CLIENT_STREAM =
+            method(EchoService.CLIENT_STREAM, MethodType.CLIENT_STREAMING);
+    static final MethodDescriptor<byte[], byte[]> BIDI = method(EchoService.BIDI, MethodType.BIDI_STREAMING);
+    /** A method the tests register to hold a call open until the client's deadline or cancel ends it. */
+    static final String HANG = "weir.Test/Hang";
+    static final MethodDescriptor<byte[], byte[]> HANG_UNARY = method(HANG, MethodType.UNARY);
+    static final MethodDescriptor<byte[], byte[]> HANG_BIDI = method(HANG, MethodType.BIDI_STREAMING);
+    static final MethodDescriptor<byte[], byte[]> UNKNOWN = method("weir.Echo/NoSuchMethod", MethodType.UNARY);
+
+    private GrpcJava() {
+    }
+
+    static MethodDescriptor<byte[], byte[]> method(String name, MethodType type) {
+        return MethodDescriptor.<byte[], byte[]>newBuilder().setType(type).setFullMethodName(name)
+                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+    }
+
+    /** The transports the Weir side runs on: NIO, and epoll where it loads. */
+    static List<String> transports() {
+        List<String> transports = new ArrayList<>();
+        transports.add("nio");
+        if (Epoll.isAvailable()) {
+            transports.add("epoll");
+        }
+        return transports;
+    }
+
+    /** A server-streaming request for {@link EchoService}: {@code count} then {@code payload}. */
+    static byte[] streamRequest(int count, byte[] payload) {
+        return ByteBuffer.allocate(4 + payload.length).putInt(count).put(payload).array();
+    }
+
+    /** {@code length} bytes of a pattern, so that a shifted or truncated copy does not compare equal. */
+    static byte[] pattern(int length) {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        return bytes;
+    }
+}
