@@ -29,8 +29,8 @@ import javax.net.ssl.X509KeyManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * Builds an {@link SslContext}. The provider is {@link #DEFAULT_PROVIDER} unless {@link #sslProvider} names one;
- * when the provider is not named explicitly, a configuration OpenSSL cannot serve (a key that cannot be exported,
+ * Builds an {@link SslContext}. The provider is {@link SslProvider#defaultProvider()} (OpenSSL where it loads,
+ * the JDK's otherwise) unless {@link #sslProvider} names one; when the provider is not named explicitly, a configuration OpenSSL cannot serve (a key that cannot be exported,
  * a plain {@code X509TrustManager} with hostname verification on) is built on the JDK provider instead. Safe by default: TLS 1.3 and 1.2 only, the provider's default cipher suites,
  * hostname verification ({@code "HTTPS"} endpoint identification) on for clients and kept when a custom trust
  * manager is given, no client authentication, no ALPN. Not thread-safe; build on one thread, then share the
@@ -51,12 +51,6 @@ public final class SslContextBuilder {
     public static final int DEFAULT_SESSION_TIMEOUT_SECONDS = 0;
     /** The endpoint identification algorithm clients use by default (RFC 2818 / RFC 6125 host name checks). */
     public static final String DEFAULT_ENDPOINT_IDENTIFICATION = "HTTPS";
-
-    /**
-     * The provider used when {@link #sslProvider} is not called: the JDK's until the OpenSSL engine passes the whole
-     * TLS suite (close_notify exchange and session-resumption semantics still differ); OpenSSL is opt-in.
-     */
-    public static final SslProvider DEFAULT_PROVIDER = SslProvider.JDK;
 
     private final boolean client;
     private SslProvider provider;
@@ -122,8 +116,7 @@ public final class SslContextBuilder {
     }
 
     /**
-     * The provider; null (the default) means {@link #DEFAULT_PROVIDER}; {@link SslProvider#defaultProvider()} picks
-     * OpenSSL where it loads. Naming
+     * The provider; null (the default) means {@link SslProvider#defaultProvider()}. Naming
      * {@link SslProvider#OPENSSL} makes {@link #build()} fail where it is unavailable or cannot serve the
      * configuration, rather than fall back.
      */
@@ -362,7 +355,7 @@ public final class SslContextBuilder {
         if (client && clientAuth != ClientAuth.NONE) {
             throw new SSLException("clientAuth is a server setting; a client presents its keyManager(...) when asked");
         }
-        SslProvider chosen = provider != null ? provider : DEFAULT_PROVIDER;
+        SslProvider chosen = provider != null ? provider : SslProvider.defaultProvider();
         if (chosen == SslProvider.OPENSSL) {
             if (!OpenSsl.isAvailable()) {
                 throw new SSLException("the OpenSSL provider is unavailable", OpenSsl.unavailabilityCause());

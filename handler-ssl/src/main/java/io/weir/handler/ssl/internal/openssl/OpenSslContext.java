@@ -104,6 +104,10 @@ public final class OpenSslContext implements EngineFactory {
                 kept.add(s);
             }
         }
+        if (kept.isEmpty()) {
+            throw new SSLException("none of the cipher suites " + suites + " is supported by OPENSSL; supported: "
+                    + CipherSuiteNames.supported());
+        }
         this.cipherSuites = List.copyOf(kept);
         this.clientAuthRequired = !client && clientAuth == 2;
         this.clientAuthOptional = !client && clientAuth == 1;

@@ -2,6 +2,7 @@ package io.weir.handler.ssl.internal.openssl;
 
 import io.netty.internal.tcnative.Buffer;
 import io.netty.internal.tcnative.SSL;
+import io.weir.handler.ssl.internal.NativeBufferEngine;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
@@ -35,7 +36,7 @@ import javax.net.ssl.SSLSession;
  *
  * <p>Thread-safety: the public methods are synchronized; they are meant to be called from one event loop.
  */
-public final class OpenSslEngine extends SSLEngine {
+public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine {
     /** Bytes BoringSSL may hold for the peer when no output buffer is attached (handshake flights, alerts). */
     static final int NON_APPLICATION_BUFFER_BYTES = 2048;
 
@@ -447,7 +448,8 @@ public final class OpenSslEngine extends SSLEngine {
             peer = peerChainDer();
         }
         String sni = context.isClient() ? (sessionKey == null ? null : sniOf(getPeerHost())) : SSL.getSniHostname(ssl);
-        session.handshakeDone(SSL.getVersion(ssl), SSL.getCipherForSSL(ssl), SSL.getSessionId(ssl), sni, peer,
+        session.handshakeDone(SSL.getVersion(ssl), SSL.getCipherForSSL(ssl), SSL.getSessionId(ssl), SSL.getTime(ssl),
+                sni, peer,
                 verifiedPeerChain, context.localChain());
     }
 
@@ -539,7 +541,11 @@ public final class OpenSslEngine extends SSLEngine {
     @Override
     public synchronized void closeOutbound() {
         outboundClosed = true;
-        maybeFree();
+        if (inboundDone && (handshake != Handshake.FINISHED || failed)) {
+            // Nothing left to say: no close_notify before the handshake completed or after a failure.
+            free();
+        }
+        // Otherwise the next wrap sends close_notify and frees the engine (finish()).
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.weir.handler.ssl.internal.openssl;
 
+import io.netty.internal.tcnative.Buffer;
 import io.netty.internal.tcnative.Library;
 import io.netty.internal.tcnative.SSL;
 import io.netty.internal.tcnative.SSLContext;
 import io.weir.util.platform.NativeLibraryLoader;
 import io.weir.util.platform.PlatformInfo;
 import io.weir.util.platform.SystemProperties;
+import java.nio.ByteBuffer;
 
 /**
  * Loads BoringSSL (netty-tcnative's statically linked build) once, through Weir's {@link NativeLibraryLoader}, and
@@ -34,6 +36,12 @@ public final class OpenSslLibrary {
             return new ClassNotFoundException("io.netty:netty-tcnative-classes is not on the class path", e);
         }
         try {
+            if (alreadyLoaded()) {
+                // Another user of tcnative in this JVM (Netty's OpenSsl) loaded it: a second copy would rebind the
+                // JNI methods to a library whose BoringSSL state was never initialised.
+                Library.initialize("provided", null);
+                return null;
+            }
             // tcnative's JNI_OnLoad finds its own name in the file name ("...netty_tcnative...") and takes any
             // text before it as a shaded package prefix: the loader's "lib" + name + "-<random>" keeps it empty.
             NativeLibraryLoader.load("netty_tcnative_" + PlatformInfo.os(), loader);
@@ -46,6 +54,19 @@ public final class OpenSslLibrary {
             return null;
         } catch (Throwable t) {
             return t;
+        }
+    }
+
+    /**
+     * Whether tcnative's JNI methods are bound already. {@code Buffer} has no static initialiser, so an unbound
+     * method costs an {@link UnsatisfiedLinkError} here and leaves the class usable after loading.
+     */
+    private static boolean alreadyLoaded() {
+        try {
+            Buffer.size(ByteBuffer.allocateDirect(1));
+            return true;
+        } catch (UnsatisfiedLinkError notYet) {
+            return false;
         }
     }
 

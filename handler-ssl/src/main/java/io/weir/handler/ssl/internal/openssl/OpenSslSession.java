@@ -33,7 +33,7 @@ final class OpenSslSession extends ExtendedSSLSession {
 
     private final String peerHost;
     private final int peerPort;
-    private final long creationTime = System.currentTimeMillis();
+    private volatile long creationTime = System.currentTimeMillis();
     private volatile String protocol = "NONE";
     private volatile String cipherSuite = "SSL_NULL_WITH_NULL_NULL";
     private volatile byte[] id = new byte[0];
@@ -49,8 +49,12 @@ final class OpenSslSession extends ExtendedSSLSession {
     }
 
     /** Called by the engine when the handshake completed (or, for the protocol, when it is known). */
-    void handshakeDone(String protocol, String cipherSuite, byte[] id, String serverName, byte[][] peerChainDer,
-                       X509Certificate[] verifiedPeerChain, X509Certificate[] localChain) {
+    void handshakeDone(String protocol, String cipherSuite, byte[] id, long creationSeconds, String serverName,
+                       byte[][] peerChainDer, X509Certificate[] verifiedPeerChain, X509Certificate[] localChain) {
+        if (creationSeconds > 0) {
+            // A resumed session keeps the time it was first created, as the JDK's does.
+            this.creationTime = creationSeconds * 1000;
+        }
         this.protocol = protocol == null ? "NONE" : protocol;
         this.cipherSuite = CipherSuiteNames.toIana(cipherSuite);
         this.id = id == null ? new byte[0] : id;
