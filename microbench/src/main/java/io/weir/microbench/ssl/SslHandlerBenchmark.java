@@ -83,7 +83,7 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         nettyServer.finishAndReleaseAll();
     }
 
-    private static void weirShuttle(io.weir.channel.embedded.EmbeddedChannel a, io.weir.channel.embedded.EmbeddedChannel b) {
+    static void weirShuttle(io.weir.channel.embedded.EmbeddedChannel a, io.weir.channel.embedded.EmbeddedChannel b) {
         for (boolean moved = true; moved; ) {
             moved = false;
             for (Object o; (o = a.readOutbound()) != null; moved = true) {
@@ -95,7 +95,7 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         }
     }
 
-    private static void nettyShuttle(io.netty.channel.embedded.EmbeddedChannel a,
+    static void nettyShuttle(io.netty.channel.embedded.EmbeddedChannel a,
                                      io.netty.channel.embedded.EmbeddedChannel b) {
         for (boolean moved = true; moved; ) {
             moved = false;
