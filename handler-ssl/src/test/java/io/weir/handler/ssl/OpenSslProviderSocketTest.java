@@ -209,6 +209,36 @@ class OpenSslProviderSocketTest {
         assertThat(ssl.handshakeFuture().isSuccess()).isFalse();
     }
 
+    @Test
+    void hybridPostQuantumGroupIsNegotiatedByDefaultAndTheGroupFilterApplies() throws Exception {
+        EventLoopGroup g = group();
+        InetSocketAddress address = server(g, TlsTestSupport.server().sslProvider(SslProvider.OPENSSL).build());
+        SslHandler hybrid = connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).build(),
+                "localhost");
+        assertHandshakeSucceeded(hybrid);
+        assertThat(((OpenSslEngine) hybrid.engine()).keyExchangeGroup()).isEqualTo("X25519MLKEM768");
+        SslHandler classic = connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL)
+                .groups("X25519").build(), "localhost");
+        assertHandshakeSucceeded(classic);
+        assertThat(((OpenSslEngine) classic.engine()).keyExchangeGroup()).isEqualTo("X25519");
+    }
+
+    @Test
+    void keyLogIsOffByDefaultAndReceivesSecretsWhenAsked() throws Exception {
+        EventLoopGroup g = group();
+        InetSocketAddress address = server(g, TlsTestSupport.server().sslProvider(SslProvider.OPENSSL).build());
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        SslHandler ssl = connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL)
+                .keyLog(lines::add).build(), "localhost");
+        assertHandshakeSucceeded(ssl);
+        assertThat(lines).anyMatch(l -> l.startsWith("CLIENT_HANDSHAKE_TRAFFIC_SECRET "));
+        int logged = lines.size();
+        SslHandler quiet = connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).build(),
+                "localhost");
+        assertHandshakeSucceeded(quiet);
+        assertThat(lines).as("a context without keyLog logs nothing").hasSize(logged);
+    }
+
     private static String rootMessage(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null) {

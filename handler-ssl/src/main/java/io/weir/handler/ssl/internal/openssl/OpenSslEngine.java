@@ -122,6 +122,12 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     }
 
     private boolean reused;
+    private String group;
+
+    /** The key-exchange group the completed handshake used (e.g. {@code "X25519MLKEM768"}), or null. */
+    public synchronized String keyExchangeGroup() {
+        return group;
+    }
 
     /** Whether {@code host} is a DNS name rather than an IPv4 or IPv6 literal. */
     static boolean isHostName(String host) {
@@ -443,6 +449,11 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         handshake = Handshake.FINISHED;
         reused = SSL.isSessionReused(ssl);
         selectedProtocol = SSL.getAlpnSelected(ssl);
+        try {
+            group = SSL.getGroupName(ssl);
+        } catch (Exception unknown) {
+            group = null; // a resumed TLS 1.2 session has no key exchange of its own
+        }
         byte[][] peer = null;
         if (verifiedPeerChain == null) {
             peer = peerChainDer();
