@@ -67,6 +67,9 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     private Throwable verifyFailure;
     private X509Certificate[] verifiedPeerChain;
     private String[] enabledProtocols;
+    private boolean reused;
+    private String group;
+    private String selectedProtocol;
 
     OpenSslEngine(OpenSslContext context, String peerHost, int peerPort) {
         super(peerHost, peerPort);
@@ -121,8 +124,6 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return reused;
     }
 
-    private boolean reused;
-    private String group;
 
     /** The key-exchange group the completed handshake used (e.g. {@code "X25519MLKEM768"}), or null. */
     public synchronized String keyExchangeGroup() {
@@ -684,8 +685,6 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     public synchronized String getHandshakeApplicationProtocol() {
         return handshake == Handshake.STARTED && ssl != 0 ? SSL.getAlpnSelected(ssl) : null;
     }
-
-    private String selectedProtocol;
 
     @Override
     public void setUseClientMode(boolean mode) {
