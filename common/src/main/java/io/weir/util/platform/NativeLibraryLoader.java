@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>{@code System.loadLibrary(name)}: a library the user installed on {@code java.library.path};</li>
  *   <li>the resource {@code META-INF/native/lib<name>_<arch>.<ext>} of {@code loader}, then
- *       {@code META-INF/native/lib<name>.<ext>} ({@code ext} is {@code so}, {@code dylib} or {@code dll}, and
+ *       {@code META-INF/native/lib<name>.<ext>} ({@code ext} is {@code so}, {@code dylib} (then {@code jnilib}) or {@code dll}, and
  *       Windows names drop the {@code lib} prefix; {@code arch} is {@link PlatformInfo#arch()}), copied to a
  *       fresh owner-only temporary file in {@value #WORKDIR_PROPERTY} (default {@code java.io.tmpdir}) and
  *       loaded with {@code System.load}. The file is deleted right after loading on POSIX systems (the
@@ -142,6 +142,13 @@ public final class NativeLibraryLoader {
             case "osx" -> ".dylib";
             default -> ".so";
         };
+        if ("osx".equals(os)) {
+            // JNI libraries built for macOS often keep the older .jnilib extension (netty-tcnative's do).
+            return List.of(NATIVE_RESOURCE_FOLDER + prefix + name + '_' + arch + extension,
+                    NATIVE_RESOURCE_FOLDER + prefix + name + '_' + arch + ".jnilib",
+                    NATIVE_RESOURCE_FOLDER + prefix + name + extension,
+                    NATIVE_RESOURCE_FOLDER + prefix + name + ".jnilib");
+        }
         return List.of(NATIVE_RESOURCE_FOLDER + prefix + name + '_' + arch + extension,
                 NATIVE_RESOURCE_FOLDER + prefix + name + extension);
     }

@@ -84,7 +84,8 @@ class NativeLibraryLoaderTest {
         assertThat(NativeLibraryLoader.resourceNames("x", "linux", "x86_64"))
                 .containsExactly("META-INF/native/libx_x86_64.so", "META-INF/native/libx.so");
         assertThat(NativeLibraryLoader.resourceNames("x", "osx", "aarch_64"))
-                .containsExactly("META-INF/native/libx_aarch_64.dylib", "META-INF/native/libx.dylib");
+                .containsExactly("META-INF/native/libx_aarch_64.dylib", "META-INF/native/libx_aarch_64.jnilib",
+                        "META-INF/native/libx.dylib", "META-INF/native/libx.jnilib");
         assertThat(NativeLibraryLoader.resourceNames("x", "windows", "x86_64"))
                 .containsExactly("META-INF/native/x_x86_64.dll", "META-INF/native/x.dll");
     }

@@ -33,6 +33,7 @@ import io.weir.handler.ssl.ApplicationProtocolNames;
 import io.weir.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.weir.handler.ssl.SelfSignedCertificate;
 import io.weir.handler.ssl.SslContext;
+import io.weir.handler.ssl.OpenSsl;
 import io.weir.handler.ssl.SslContextBuilder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -503,7 +504,9 @@ public final class HttpServer implements AutoCloseable {
                 System.out.println("  HTTPS (h2 and http/1.1 by ALPN) on https://127.0.0.1:" + tlsBound.getPort()
                         + "/ with the " + server.tlsContext().provider() + " TLS engine"
                         + (tlsCert == null ? " and a self-signed certificate (curl -k)" : " and " + tlsCert)
-                        + "; the OpenSSL engine is not built yet");
+                        + (OpenSsl.isAvailable() ? " (" + OpenSsl.versionString()
+                        + " available)" : " (OpenSSL unavailable: " + OpenSsl.unavailabilityCause()
+                        + ")"));
             }
             System.out.println("  " + timeouts + ", HTTP/2 stream read " + streamReadTimeoutMillis + " ms, "
                     + (maxConnections == NO_CONNECTION_LIMIT ? "no connection cap" : "at most " + maxConnections

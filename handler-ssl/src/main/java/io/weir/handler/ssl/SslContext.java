@@ -1,7 +1,7 @@
 package io.weir.handler.ssl;
 
 import io.weir.buffer.ByteBufAllocator;
-import io.weir.handler.ssl.internal.jdk.JdkEngineFactory;
+import io.weir.handler.ssl.internal.EngineFactory;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -16,10 +16,10 @@ import javax.net.ssl.SSLEngine;
 public final class SslContext {
     private final SslProvider provider;
     private final boolean client;
-    private final JdkEngineFactory engines;
+    private final EngineFactory engines;
     private final List<String> applicationProtocols;
 
-    SslContext(SslProvider provider, boolean client, JdkEngineFactory engines, List<String> applicationProtocols) {
+    SslContext(SslProvider provider, boolean client, EngineFactory engines, List<String> applicationProtocols) {
         this.provider = provider;
         this.client = client;
         this.engines = engines;
@@ -50,7 +50,7 @@ public final class SslContext {
      * A new engine with no peer information: fine for servers; a client engine made this way cannot verify the
      * server's host name, so its handshake fails unless hostname verification was turned off.
      *
-     * @param alloc reserved for providers that allocate native buffers; the JDK provider does not use it
+     * @param alloc reserved for providers that allocate native buffers; neither provider uses it today
      */
     public SSLEngine newEngine(ByteBufAllocator alloc) {
         return newEngine(alloc, null, -1);
@@ -63,6 +63,20 @@ public final class SslContext {
     public SSLEngine newEngine(ByteBufAllocator alloc, String peerHost, int peerPort) {
         Objects.requireNonNull(alloc, "alloc");
         return engines.newEngine(peerHost, peerPort);
+    }
+
+    /**
+     * Replaces the keys that encrypt and decrypt this server's session tickets (RFC 5077, RFC 8446 §4.6.1), for
+     * rotation and for sharing tickets between servers: the first key encrypts new tickets, every key decrypts.
+     * Each key is 48 random bytes (16 name, 16 HMAC secret, 16 AES key); keep them secret. Without a call the
+     * OpenSSL provider uses random keys it rotates itself. May be called from any thread at any time.
+     *
+     * @throws UnsupportedOperationException with the {@link SslProvider#JDK} provider (the JDK manages its keys)
+     * @throws IllegalStateException on a client context
+     * @throws IllegalArgumentException if no key is given or a key is not 48 bytes
+     */
+    public void setSessionTicketKeys(byte[]... keys) {
+        engines.setSessionTicketKeys(keys.clone());
     }
 
     /** A new {@link SslHandler} over {@link #newEngine(ByteBufAllocator)}. */

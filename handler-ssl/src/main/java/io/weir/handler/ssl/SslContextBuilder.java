@@ -1,6 +1,8 @@
 package io.weir.handler.ssl;
 
+import io.weir.handler.ssl.internal.EngineFactory;
 import io.weir.handler.ssl.internal.jdk.JdkEngineFactory;
+import io.weir.handler.ssl.internal.openssl.OpenSslContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -14,15 +16,22 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
+import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
- * Builds an {@link SslContext}. Safe by default: TLS 1.3 and 1.2 only, the provider's default cipher suites,
+ * Builds an {@link SslContext}. The provider is {@link SslProvider#defaultProvider()} (OpenSSL where it loads,
+ * the JDK's otherwise) unless {@link #sslProvider} names one; when the provider is not named explicitly, a configuration OpenSSL cannot serve (a key that cannot be exported,
+ * a plain {@code X509TrustManager} with hostname verification on) is built on the JDK provider instead. Safe by default: TLS 1.3 and 1.2 only, the provider's default cipher suites,
  * hostname verification ({@code "HTTPS"} endpoint identification) on for clients and kept when a custom trust
  * manager is given, no client authentication, no ALPN. Not thread-safe; build on one thread, then share the
  * context.
@@ -44,8 +53,13 @@ public final class SslContextBuilder {
     public static final String DEFAULT_ENDPOINT_IDENTIFICATION = "HTTPS";
 
     private final boolean client;
-    private SslProvider provider = SslProvider.JDK;
+    private SslProvider provider;
     private KeyManagerFactory keyManagerFactory;
+    private PrivateKey key;
+    private X509Certificate[] keyChain;
+    private List<String> groups;
+    private boolean sessionTickets = true;
+    private Consumer<String> keyLog;
     private TrustManagerFactory trustManagerFactory;
     private List<X509Certificate> trustCertificates;
     private List<String> protocols = DEFAULT_PROTOCOLS;
@@ -101,9 +115,13 @@ public final class SslContextBuilder {
         return new SslContextBuilder(true);
     }
 
-    /** The provider; only {@link SslProvider#JDK} exists today. */
+    /**
+     * The provider; null (the default) means {@link SslProvider#defaultProvider()}. Naming
+     * {@link SslProvider#OPENSSL} makes {@link #build()} fail where it is unavailable or cannot serve the
+     * configuration, rather than fall back.
+     */
     public SslContextBuilder sslProvider(SslProvider provider) {
-        this.provider = Objects.requireNonNull(provider, "provider");
+        this.provider = provider;
         return this;
     }
 
@@ -135,6 +153,8 @@ public final class SslContextBuilder {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(store, password);
             this.keyManagerFactory = kmf;
+            this.key = key;
+            this.keyChain = certChain.clone();
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("the key does not match the certificate chain or cannot be stored", e);
         }
@@ -183,6 +203,8 @@ public final class SslContextBuilder {
     /** Certificates and keys from {@code keyManagerFactory} (already initialised). */
     public SslContextBuilder keyManager(KeyManagerFactory keyManagerFactory) {
         this.keyManagerFactory = Objects.requireNonNull(keyManagerFactory, "keyManagerFactory");
+        this.key = null;
+        this.keyChain = null;
         return this;
     }
 
@@ -291,6 +313,36 @@ public final class SslContextBuilder {
     }
 
     /**
+     * The key-exchange groups to offer, in preference order, by their TLS names ({@code "X25519MLKEM768"},
+     * {@code "X25519"}, {@code "P-256"}, {@code "P-384"}); null restores the default, which with OpenSSL is
+     * {@link OpenSslContext#DEFAULT_GROUPS} (the hybrid post-quantum group first). Applied by the OpenSSL provider;
+     * the JDK provider keeps its own list (system property {@code jdk.tls.namedGroups}).
+     */
+    public SslContextBuilder groups(String... groups) {
+        this.groups = groups == null ? null : List.of(groups);
+        return this;
+    }
+
+    /**
+     * Whether session tickets (RFC 5077; TLS 1.3 resumption, RFC 8446 §4.6.1) are issued and used; default true.
+     * Off, TLS 1.2 resumes by session id only and TLS 1.3 does not resume. Applied by the OpenSSL provider.
+     */
+    public SslContextBuilder sessionTickets(boolean enabled) {
+        this.sessionTickets = enabled;
+        return this;
+    }
+
+    /**
+     * Debugging only: receives each connection's secrets as NSS key log lines (what Wireshark reads from an
+     * {@code SSLKEYLOGFILE}); anyone holding them can decrypt the traffic. Off (null) by default. Called on the
+     * event loop during handshakes. Applied by the OpenSSL provider; the JDK provider has no such hook.
+     */
+    public SslContextBuilder keyLog(Consumer<String> lines) {
+        this.keyLog = lines;
+        return this;
+    }
+
+    /**
      * Builds the context.
      *
      * @throws SSLException if the provider cannot create it, a protocol is not supported, no requested cipher
@@ -303,6 +355,93 @@ public final class SslContextBuilder {
         if (client && clientAuth != ClientAuth.NONE) {
             throw new SSLException("clientAuth is a server setting; a client presents its keyManager(...) when asked");
         }
+        SslProvider chosen = provider != null ? provider : SslProvider.defaultProvider();
+        if (chosen == SslProvider.OPENSSL) {
+            if (!OpenSsl.isAvailable()) {
+                throw new SSLException("the OpenSSL provider is unavailable", OpenSsl.unavailabilityCause());
+            }
+            try {
+                TrustManager[] tms = trustManagers();
+                X509TrustManager tm = x509TrustManager(tms);
+                String unsuitable = openSslUnsuitability(tm);
+                if (unsuitable == null) {
+                    return buildOpenSsl(tm);
+                }
+                if (provider == SslProvider.OPENSSL) {
+                    throw new SSLException("the OpenSSL provider cannot serve this configuration: " + unsuitable);
+                }
+            } catch (GeneralSecurityException e) {
+                throw new SSLException("cannot build the OPENSSL TLS context", e);
+            }
+        }
+        return buildJdk();
+    }
+
+    private SslContext buildOpenSsl(X509TrustManager tm) throws SSLException {
+        int auth = clientAuth == ClientAuth.REQUIRE ? 2 : clientAuth == ClientAuth.OPTIONAL ? 1 : 0;
+        EngineFactory engines = new OpenSslContext(client, protocols, ciphers, key, keyChain,
+                client || auth != 0 ? tm : null, auth, endpointIdentificationAlgorithm, applicationProtocols,
+                sessionCacheSize, sessionTimeoutSeconds, sessionTickets, groups, keyLog);
+        return new SslContext(SslProvider.OPENSSL, client, engines, applicationProtocols);
+    }
+
+    /** Why OpenSSL cannot take this configuration, or null if it can; also exports a key manager's key. */
+    private String openSslUnsuitability(X509TrustManager tm) {
+        if (keyManagerFactory != null && key == null) {
+            exportKey();
+            if (key == null) {
+                return "no exportable RSA or EC key in the KeyManagerFactory";
+            }
+        }
+        if (key != null && (key.getEncoded() == null || !"PKCS#8".equals(key.getFormat()))) {
+            return "the " + key.getAlgorithm() + " key cannot be exported as PKCS#8";
+        }
+        if (client && endpointIdentificationAlgorithm != null && !(tm instanceof X509ExtendedTrustManager)) {
+            return "hostname verification needs an X509ExtendedTrustManager, not " + tm.getClass().getName();
+        }
+        return null;
+    }
+
+    /** Takes the first RSA, EC or EdDSA key (and its chain) a KeyManagerFactory's X509KeyManager holds. */
+    private void exportKey() {
+        for (KeyManager km : keyManagerFactory.getKeyManagers()) {
+            if (!(km instanceof X509KeyManager x509)) {
+                continue;
+            }
+            for (String type : new String[] {"RSA", "EC", "EdDSA", "Ed25519"}) {
+                String[] aliases = client ? x509.getClientAliases(type, null) : x509.getServerAliases(type, null);
+                if (aliases == null) {
+                    continue;
+                }
+                for (String alias : aliases) {
+                    PrivateKey k = x509.getPrivateKey(alias);
+                    X509Certificate[] chain = x509.getCertificateChain(alias);
+                    if (k != null && k.getEncoded() != null && chain != null && chain.length > 0) {
+                        this.key = k;
+                        this.keyChain = chain;
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    private static X509TrustManager x509TrustManager(TrustManager[] tms) throws GeneralSecurityException {
+        if (tms == null) {
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init((KeyStore) null);
+            tms = tmf.getTrustManagers();
+        }
+        for (TrustManager tm : tms) {
+            if (tm instanceof X509TrustManager x509) {
+                return x509;
+            }
+        }
+        throw new GeneralSecurityException("no X509TrustManager among " + Arrays.toString(tms));
+    }
+
+    private SslContext buildJdk() throws SSLException {
+        SslProvider provider = SslProvider.JDK;
         try {
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keyManagerFactory == null ? null : keyManagerFactory.getKeyManagers(), trustManagers(), null);

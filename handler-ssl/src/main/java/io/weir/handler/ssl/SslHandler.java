@@ -85,8 +85,6 @@ public final class SslHandler implements ChannelHandler {
      * handshake), and sets again below the low water mark, so writers above it see back-pressure.
      */
     public static final int PENDING_PLAINTEXT_WRITABILITY_INDEX = 31;
-    /** Whether the engine's output goes to direct buffers; false for the JDK's engine (see engineBuffer). */
-    private static final boolean ENGINE_WANTS_DIRECT_BUFFERS = false;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     private static final ByteBuffer[] EMPTY_SOURCES = {EMPTY};
 
@@ -101,6 +99,8 @@ public final class SslHandler implements ChannelHandler {
     private long closeNotifyFlushTimeoutMillis = DEFAULT_CLOSE_NOTIFY_FLUSH_TIMEOUT_MILLIS;
     private long closeNotifyReadTimeoutMillis = DEFAULT_CLOSE_NOTIFY_READ_TIMEOUT_MILLIS;
 
+    /** Whether the engine's output goes to direct buffers; false for the JDK's engine (see engineBuffer). */
+    private final boolean engineWantsDirectBuffers;
     private ChannelHandlerContext ctx;
     private volatile Promise<Channel> handshakePromise;
     private volatile Promise<Channel> sslClosePromise;
@@ -136,6 +136,7 @@ public final class SslHandler implements ChannelHandler {
      */
     public SslHandler(SSLEngine engine, boolean startTls, Executor delegatedTaskExecutor) {
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.engineWantsDirectBuffers = engine instanceof io.weir.handler.ssl.internal.NativeBufferEngine;
         this.startTls = startTls;
         this.delegatedTaskExecutor = delegatedTaskExecutor;
     }
@@ -723,10 +724,10 @@ public final class SslHandler implements ChannelHandler {
      * and, given direct buffers, copies through temporary arrays it allocates per record (measured: twice the
      * garbage per 1 KiB round trip and about half the throughput, SslHandlerBenchmark). The transport copies a heap
      * record into pooled direct memory once on its way to the socket. An engine working on native memory (the
-     * OpenSSL provider to come) wants direct buffers here.
+     * OpenSSL provider, a NativeBufferEngine) gets direct buffers here.
      */
     private ByteBuf engineBuffer(ChannelHandlerContext ctx, int capacity) {
-        return ENGINE_WANTS_DIRECT_BUFFERS ? ctx.alloc().directBuffer(capacity) : ctx.alloc().heapBuffer(capacity);
+        return engineWantsDirectBuffers ? ctx.alloc().directBuffer(capacity) : ctx.alloc().heapBuffer(capacity);
     }
 
     private ByteBuf decryptedBuffer(ChannelHandlerContext ctx, int recordLength, int available) {

@@ -23,7 +23,7 @@ class SslContextBuilderTest {
         assertThat(engine.getUseClientMode()).isTrue();
         assertThat(engine.getEnabledProtocols()).containsExactlyInAnyOrder("TLSv1.3", "TLSv1.2");
         assertThat(engine.getSSLParameters().getEndpointIdentificationAlgorithm()).isEqualTo("HTTPS");
-        assertThat(client.provider()).isEqualTo(SslProvider.JDK);
+        assertThat(client.provider()).isEqualTo(SslProvider.defaultProvider());
         assertThat(client.isClient()).isTrue();
     }
 

@@ -46,10 +46,13 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         ThreadLocalRandom.current().nextBytes(payload);
         cert = SelfSignedCertificate.create("localhost");
 
+        // Both sides on the JDK provider (Weir's default is OpenSSL where it loads; OpenSslHandshakeBenchmark
+        // compares the OpenSSL providers).
         weirServerCtx = io.weir.handler.ssl.SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
-                .protocols("TLSv1.3").build();
+                .sslProvider(io.weir.handler.ssl.SslProvider.JDK).protocols("TLSv1.3").build();
         weirClientCtx = io.weir.handler.ssl.SslContextBuilder.forClient().trustManager(cert.certificate())
-                .protocols("TLSv1.3").endpointIdentificationAlgorithm(null).build();
+                .sslProvider(io.weir.handler.ssl.SslProvider.JDK).protocols("TLSv1.3")
+                .endpointIdentificationAlgorithm(null).build();
         nettyServerCtx = io.netty.handler.ssl.SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
                 .sslProvider(io.netty.handler.ssl.SslProvider.JDK).protocols("TLSv1.3").build();
         nettyClientCtx = io.netty.handler.ssl.SslContextBuilder.forClient().trustManager(cert.certificate())
@@ -80,7 +83,7 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         nettyServer.finishAndReleaseAll();
     }
 
-    private static void weirShuttle(io.weir.channel.embedded.EmbeddedChannel a, io.weir.channel.embedded.EmbeddedChannel b) {
+    static void weirShuttle(io.weir.channel.embedded.EmbeddedChannel a, io.weir.channel.embedded.EmbeddedChannel b) {
         for (boolean moved = true; moved; ) {
             moved = false;
             for (Object o; (o = a.readOutbound()) != null; moved = true) {
@@ -92,7 +95,7 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         }
     }
 
-    private static void nettyShuttle(io.netty.channel.embedded.EmbeddedChannel a,
+    static void nettyShuttle(io.netty.channel.embedded.EmbeddedChannel a,
                                      io.netty.channel.embedded.EmbeddedChannel b) {
         for (boolean moved = true; moved; ) {
             moved = false;

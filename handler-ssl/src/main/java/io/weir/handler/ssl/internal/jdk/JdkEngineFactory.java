@@ -1,5 +1,6 @@
 package io.weir.handler.ssl.internal.jdk;
 
+import io.weir.handler.ssl.internal.EngineFactory;
 import java.util.List;
 import java.util.function.BiFunction;
 import javax.net.ssl.SSLContext;
@@ -11,7 +12,7 @@ import javax.net.ssl.SSLParameters;
  * authentication, endpoint identification and ALPN applied to every engine. Immutable after construction;
  * {@link #newEngine} may be called from any thread.
  */
-public final class JdkEngineFactory {
+public final class JdkEngineFactory implements EngineFactory {
     private final SSLContext context;
     private final boolean client;
     private final String[] protocols;
@@ -46,6 +47,7 @@ public final class JdkEngineFactory {
     }
 
     /** A new engine; {@code peerHost} (may be null) feeds SNI and hostname verification on clients. */
+    @Override
     public SSLEngine newEngine(String peerHost, int peerPort) {
         SSLEngine engine = peerHost == null ? context.createSSLEngine() : context.createSSLEngine(peerHost, peerPort);
         engine.setUseClientMode(client);
