@@ -2,19 +2,15 @@ package io.weir.handler.ssl;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.channel.Channel;
-import io.weir.channel.ChannelFuture;
-import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.UnsupportedMessageTypeException;
-import io.weir.handler.ssl.internal.PendingPlaintext;
 import io.weir.handler.ssl.internal.TlsRecords;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.DefaultPromise;
 import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.Promise;
-import io.weir.util.concurrent.ScheduledFuture;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.util.Objects;
@@ -75,40 +71,30 @@ public final class SslHandler implements ChannelHandler {
     public static final int MAX_HELD_BYTES_DURING_TASKS = 64 * 1024;
     /** The most decrypted bytes gathered into one buffer before it is passed on: 64 KiB. */
     static final int MAX_DECRYPTED_CHUNK_BYTES = 64 * 1024;
-    /** Room added to a record's plaintext for header, IV, MAC or tag and padding (RFC 5246 §6.2.3). */
-    private static final int MAX_RECORD_OVERHEAD_BYTES = 512;
-    /** Engine buffers gathered per wrap: with 16 KiB records, 64 buffers of 256 bytes fill one. */
-    private static final int MAX_WRAP_SOURCES = 64;
     /**
      * The user-defined writability bit ({@link Channel#setUserDefinedWritability}) this handler clears while more
      * plaintext than the channel's high water mark waits to be encrypted (before a flush or during the
      * handshake), and sets again below the low water mark, so writers above it see back-pressure.
      */
     public static final int PENDING_PLAINTEXT_WRITABILITY_INDEX = 31;
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
-    private static final ByteBuffer[] EMPTY_SOURCES = {EMPTY};
+    /** The empty plaintext wrapped to make the engine produce handshake and alert records. */
+    static final ByteBuffer[] EMPTY_SOURCES = {ByteBuffer.allocate(0)};
 
     private final SSLEngine engine;
     private final boolean startTls;
     private final Executor delegatedTaskExecutor;
-    private final PendingPlaintext pending = new PendingPlaintext();
-    private final ByteBuffer[] wrapSources = new ByteBuffer[MAX_WRAP_SOURCES];
-    private final ByteBuffer[] singleSource = new ByteBuffer[1];
+    private final RecordEncryptor encryptor = new RecordEncryptor();
+    private final HeldRecord held = new HeldRecord();
+    private final CloseNotifySequence closeSequence = new CloseNotifySequence();
 
-    private long handshakeTimeoutMillis = DEFAULT_HANDSHAKE_TIMEOUT_MILLIS;
-    private long closeNotifyFlushTimeoutMillis = DEFAULT_CLOSE_NOTIFY_FLUSH_TIMEOUT_MILLIS;
-    private long closeNotifyReadTimeoutMillis = DEFAULT_CLOSE_NOTIFY_READ_TIMEOUT_MILLIS;
+    private final HandshakeTimer handshakeTimer = new HandshakeTimer();
 
     /** Whether the engine's output goes to direct buffers; false for the JDK's engine (see engineBuffer). */
     private final boolean engineWantsDirectBuffers;
     private ChannelHandlerContext ctx;
     private volatile Promise<Channel> handshakePromise;
     private volatile Promise<Channel> sslClosePromise;
-    private ByteBuf cumulation;
     private ByteBuf decrypted;
-    private ScheduledFuture<?> handshakeTimeout;
-    private ScheduledFuture<?> closeTimeout;
-    private ChannelPromise closePromise;
     private Throwable taskFailure;
 
     private boolean handshakeStarted;
@@ -116,12 +102,9 @@ public final class SslHandler implements ChannelHandler {
     private boolean flushRequested;
     private boolean needsFlush;
     private boolean taskPending;
-    private boolean closing;
     private boolean failed;
     private boolean readDuringHandshake;
     private boolean tls13;
-    private boolean heldUnwritable;
-    private int wrapBufferSize;
 
     /** A handler over {@code engine}, whose client or server mode is already set. */
     public SslHandler(SSLEngine engine) {
@@ -179,39 +162,32 @@ public final class SslHandler implements ChannelHandler {
 
     /** The handshake timeout in milliseconds; 0 waits forever (not recommended with untrusted peers). */
     public long getHandshakeTimeoutMillis() {
-        return handshakeTimeoutMillis;
+        return handshakeTimer.timeoutMillis();
     }
 
     /** Sets the handshake timeout; 0 disables it. Takes effect for a handshake not yet started. */
     public void setHandshakeTimeout(long timeout, TimeUnit unit) {
-        handshakeTimeoutMillis = checkTimeout(timeout, unit, "handshakeTimeout");
+        handshakeTimer.timeoutMillis(HandshakeTimer.checkedMillis(timeout, unit, "handshakeTimeout"));
     }
 
     /** How long {@code close()} waits for its close_notify to be written, in milliseconds. */
     public long getCloseNotifyFlushTimeoutMillis() {
-        return closeNotifyFlushTimeoutMillis;
+        return closeSequence.flushTimeoutMillis();
     }
 
     /** Sets how long {@code close()} waits for its close_notify to be written; 0 closes at once. */
     public void setCloseNotifyFlushTimeout(long timeout, TimeUnit unit) {
-        closeNotifyFlushTimeoutMillis = checkTimeout(timeout, unit, "closeNotifyFlushTimeout");
+        closeSequence.flushTimeoutMillis(HandshakeTimer.checkedMillis(timeout, unit, "closeNotifyFlushTimeout"));
     }
 
     /** How long {@code close()} waits for the peer's close_notify, in milliseconds. */
     public long getCloseNotifyReadTimeoutMillis() {
-        return closeNotifyReadTimeoutMillis;
+        return closeSequence.readTimeoutMillis();
     }
 
     /** Sets how long {@code close()} waits for the peer's close_notify; 0 closes once its own was written. */
     public void setCloseNotifyReadTimeout(long timeout, TimeUnit unit) {
-        closeNotifyReadTimeoutMillis = checkTimeout(timeout, unit, "closeNotifyReadTimeout");
-    }
-
-    private static long checkTimeout(long timeout, TimeUnit unit, String name) {
-        if (timeout < 0) {
-            throw new IllegalArgumentException(name + ": " + timeout + " (expected >= 0)");
-        }
-        return unit.toMillis(timeout);
+        closeSequence.readTimeoutMillis(HandshakeTimer.checkedMillis(timeout, unit, "closeNotifyReadTimeout"));
     }
 
     // ------------------------------------------------------------------------------------------ life cycle
@@ -255,25 +231,16 @@ public final class SslHandler implements ChannelHandler {
     }
 
     private void releaseAll(Throwable cause) {
-        cancel(handshakeTimeout);
-        cancel(closeTimeout);
-        pending.releaseAndFail(cause);
+        handshakeTimer.cancel();
+        closeSequence.cancel();
+        encryptor.releaseAndFail(cause);
         if (ctx != null) {
-            updateWritability(ctx);
+            encryptor.updateWritability(ctx);
         }
-        if (cumulation != null) {
-            cumulation.release();
-            cumulation = null;
-        }
+        held.release();
         if (decrypted != null) {
             decrypted.release();
             decrypted = null;
-        }
-    }
-
-    private static void cancel(ScheduledFuture<?> f) {
-        if (f != null) {
-            f.cancel(false);
         }
     }
 
@@ -284,10 +251,7 @@ public final class SslHandler implements ChannelHandler {
             return;
         }
         handshakeStarted = true;
-        if (handshakeTimeoutMillis > 0) {
-            handshakeTimeout = ctx.executor().schedule(this::handshakeTimedOut, handshakeTimeoutMillis,
-                    TimeUnit.MILLISECONDS);
-        }
+        handshakeTimer.start(ctx.executor(), this::handshakeTimedOut);
         if (engine.getUseClientMode() && !(startTls && !sentFirstMessage)) {
             beginClientHandshake(ctx);
         }
@@ -305,7 +269,7 @@ public final class SslHandler implements ChannelHandler {
 
     private void handshakeTimedOut() {
         if (!handshakePromise.isDone()) {
-            handshakeFailed(ctx, new SslHandshakeTimeoutException(handshakeTimeoutMillis), false);
+            handshakeFailed(ctx, new SslHandshakeTimeoutException(handshakeTimer.timeoutMillis()), false);
         }
     }
 
@@ -411,14 +375,13 @@ public final class SslHandler implements ChannelHandler {
             return;
         }
         try {
-            if (driveHandshake(ctx, engine.getHandshakeStatus()) && cumulation != null) {
-                ByteBuf held = cumulation;
-                cumulation = null;
+            if (driveHandshake(ctx, engine.getHandshakeStatus()) && held.isHolding()) {
+                ByteBuf h = held.take();
                 try {
-                    decodeRecords(ctx, held);
-                    keepRemainder(ctx, held);
+                    decodeRecords(ctx, h);
+                    keepRemainder(ctx, h);
                 } finally {
-                    held.release();
+                    h.release();
                 }
             }
             fireDecrypted(ctx);
@@ -438,9 +401,9 @@ public final class SslHandler implements ChannelHandler {
         if (handshakePromise.isDone()) {
             return;
         }
-        cancel(handshakeTimeout);
+        handshakeTimer.cancel();
         tls13 = "TLSv1.3".equals(engine.getSession().getProtocol());
-        wrapBufferSize = 0; // the negotiated session's packet size replaces the handshake's
+        encryptor.resetRecordBufferSize();
         handshakePromise.trySuccess(ctx.channel());
         ctx.fireUserEventTriggered(SslHandshakeCompletionEvent.SUCCESS);
         if (flushRequested) {
@@ -480,8 +443,8 @@ public final class SslHandler implements ChannelHandler {
             return false;
         }
         failed = true;
-        cancel(handshakeTimeout);
-        pending.releaseAndFail(cause);
+        handshakeTimer.cancel();
+        encryptor.releaseAndFail(cause);
         if (handshakePromise.tryFailure(cause)) {
             ctx.fireUserEventTriggered(new SslHandshakeCompletionEvent(cause));
         }
@@ -497,7 +460,7 @@ public final class SslHandler implements ChannelHandler {
             return;
         }
         failed = true;
-        pending.releaseAndFail(cause);
+        encryptor.releaseAndFail(cause);
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isOpen()) {
             engine.closeOutbound();
@@ -531,10 +494,10 @@ public final class SslHandler implements ChannelHandler {
         }
         try {
             if (taskPending) {
-                hold(ctx, in);
+                held.hold(ctx.alloc(), in);
                 return;
             }
-            if (cumulation != null && !completeHeldRecord(ctx, in)) {
+            if (held.isHolding() && !completeHeldRecord(ctx, in)) {
                 return;
             }
             decodeRecords(ctx, in);
@@ -558,97 +521,46 @@ public final class SslHandler implements ChannelHandler {
         ctx.fireChannelReadComplete();
     }
 
-    private void hold(ChannelHandlerContext ctx, ByteBuf in) throws SSLException {
-        int held = cumulation == null ? 0 : cumulation.readableBytes();
-        if (held + in.readableBytes() > MAX_HELD_BYTES_DURING_TASKS) {
-            throw new SSLException("more than " + MAX_HELD_BYTES_DURING_TASKS
-                    + " bytes arrived while the handshake's delegated tasks ran");
-        }
-        if (cumulation == null) {
-            cumulation = ctx.alloc().directBuffer(in.readableBytes());
-        }
-        cumulation.writeBytes(in);
-    }
-
     /**
-     * Moves bytes from {@code in} into the held partial record until it is complete, then decrypts it; returns
-     * false if {@code in} ran out first (everything it had is now held).
+     * Completes the held partial record from {@code in} and decrypts it; returns false if {@code in} ran out first
+     * (everything it had is now held) or processing must stop.
      */
     private boolean completeHeldRecord(ChannelHandlerContext ctx, ByteBuf in) throws SSLException {
-        ByteBuf held = cumulation;
-        if (held.readableBytes() < TlsRecords.HEADER_LENGTH) {
-            int n = Math.min(TlsRecords.HEADER_LENGTH - held.readableBytes(), in.readableBytes());
-            held.writeBytes(in, n);
-            if (held.readableBytes() < TlsRecords.HEADER_LENGTH) {
-                return false;
-            }
+        ByteBuf record = held.completeRecord(in, tls13);
+        if (record == null) {
+            return false;
         }
-        int length = checkedRecordLength(held, held.readerIndex());
-        int missing = length - held.readableBytes();
-        if (missing > 0) {
-            int n = Math.min(missing, in.readableBytes());
-            held.ensureWritable(n);
-            held.writeBytes(in, n);
-            if (n < missing) {
-                return false;
-            }
-        }
-        cumulation = null;
         try {
-            decodeRecords(ctx, held);
-            if (held.isReadable()) {
+            decodeRecords(ctx, record);
+            if (record.isReadable()) {
                 // Delegated tasks went to the executor mid-record (cannot happen: a record is decoded whole) or
                 // the engine closed; hold what is left only in the first case.
                 if (taskPending) {
-                    cumulation = held;
-                    held = null;
-                    hold(ctx, in);
+                    held.restore(record);
+                    record = null;
+                    held.hold(ctx.alloc(), in);
                     in.skipBytes(in.readableBytes());
                 }
                 return false;
             }
             return !taskPending && !failed;
         } finally {
-            if (held != null) {
-                held.release();
+            if (record != null) {
+                record.release();
             }
         }
     }
 
     /** Keeps the partial record left in {@code in} (or everything, while tasks run) for the next read. */
     private void keepRemainder(ChannelHandlerContext ctx, ByteBuf in) throws SSLException {
-        int left = in.readableBytes();
-        if (left == 0 || failed) {
+        if (!in.isReadable() || failed) {
             return;
         }
         if (taskPending) {
-            hold(ctx, in);
-            return;
+            held.hold(ctx.alloc(), in);
+        } else {
+            held.keep(ctx.alloc(), in, tls13);
         }
-        int capacity = left >= TlsRecords.HEADER_LENGTH ? checkedRecordLength(in, in.readerIndex())
-                : TlsRecords.HEADER_LENGTH;
-        ByteBuf held = ctx.alloc().directBuffer(capacity);
-        held.writeBytes(in);
-        cumulation = held;
-    }
-
-    /**
-     * The length (header included) of the record at {@code offset}, checked against the protocol's limit.
-     *
-     * @throws NotSslRecordException if the header is not TLS or the record is too long
-     */
-    private int checkedRecordLength(ByteBuf buf, int offset) throws NotSslRecordException {
-        int length = TlsRecords.recordLength(buf, offset);
-        if (length == TlsRecords.NOT_TLS) {
-            throw new NotSslRecordException("not a TLS record header: " + TlsRecords.headerHex(buf, offset));
-        }
-        // RFC 8446 §5.2 and RFC 5246 §6.2.3: the largest ciphertext the negotiated protocol allows.
-        int max = tls13 ? TlsRecords.MAX_TLS13_RECORD_LENGTH : TlsRecords.MAX_TLS12_RECORD_LENGTH;
-        if (length - TlsRecords.HEADER_LENGTH > max) {
-            throw new NotSslRecordException("TLS record of " + (length - TlsRecords.HEADER_LENGTH)
-                    + " bytes, the limit is " + max, length - TlsRecords.HEADER_LENGTH, max);
-        }
-        return length;
     }
 
     /** Decrypts every complete record of {@code in}, leaving a partial one (or what tasks hold up) readable. */
@@ -659,7 +571,7 @@ public final class SslHandler implements ChannelHandler {
                 return;
             }
             int offset = in.readerIndex();
-            int length = checkedRecordLength(in, offset);
+            int length = HeldRecord.checkedRecordLength(in, offset, tls13);
             if (readable < length) {
                 return;
             }
@@ -765,11 +677,10 @@ public final class SslHandler implements ChannelHandler {
             handshakeFailed(ctx, new SSLHandshakeException("the peer closed during the handshake"), false);
             return;
         }
-        if (closing) {
+        if (closeSequence.isClosing()) {
             // Our own close() is waiting for this close_notify.
-            cancel(closeTimeout);
             fireDecrypted(ctx);
-            ctx.close(closePromise);
+            closeSequence.peerClosed(ctx);
             return;
         }
         // Answer with our close_notify (the JDK does not on TLS 1.3, RFC 8446 §6.1 wants it), then close.
@@ -791,25 +702,12 @@ public final class SslHandler implements ChannelHandler {
             ctx.write(msg, promise);
             return;
         }
-        if (failed || closing) {
+        if (failed || closeSequence.isClosing()) {
             ((ByteBuf) msg).release();
             promise.setFailure(new SSLException("the TLS session is closed or failed"));
             return;
         }
-        pending.add((ByteBuf) msg, promise);
-        if (!heldUnwritable
-                && pending.readableBytes() > ctx.channel().config().getWriteBufferWaterMark().high()) {
-            heldUnwritable = true;
-            ctx.channel().setUserDefinedWritability(PENDING_PLAINTEXT_WRITABILITY_INDEX, false);
-        }
-    }
-
-    private void updateWritability(ChannelHandlerContext ctx) {
-        if (heldUnwritable
-                && pending.readableBytes() <= ctx.channel().config().getWriteBufferWaterMark().low()) {
-            heldUnwritable = false;
-            ctx.channel().setUserDefinedWritability(PENDING_PLAINTEXT_WRITABILITY_INDEX, true);
-        }
+        encryptor.add(ctx, (ByteBuf) msg, promise);
     }
 
     @Override
@@ -838,98 +736,22 @@ public final class SslHandler implements ChannelHandler {
         try {
             wrapPendingRecords(ctx);
         } finally {
-            updateWritability(ctx);
+            encryptor.updateWritability(ctx);
         }
     }
 
     private void wrapPendingRecords(ChannelHandlerContext ctx) throws SSLException {
-        while (!pending.isEmpty()) {
-            if (pending.readableBytes() == 0) {
-                // Only empty buffers are left: nothing to encrypt, their writes are done.
-                int done = pending.consume(0);
-                for (int i = 0; i < done; i++) {
-                    pending.completed(i).trySuccess();
-                }
+        while (!encryptor.isEmpty() && !encryptor.completeEmptyWrites()) {
+            SSLEngineResult result = encryptor.wrapRecord(ctx, engine,
+                    engineBuffer(ctx, encryptor.recordBufferSize(engine)));
+            if (result == null) {
                 return;
             }
-            int sources = pending.fill(wrapSources, TlsRecords.MAX_PLAINTEXT_LENGTH);
-            // The JDK engine refuses (BUFFER_OVERFLOW) any destination smaller than the session's packet size,
-            // whatever the plaintext, so asking for less would only cost a second allocation and a copy.
-            ByteBuf out = engineBuffer(ctx, wrapBufferSize());
-            SSLEngineResult result;
-            try {
-                for (;;) {
-                    result = engine.wrap(wrapSources, 0, sources,
-                            out.internalNioBuffer(out.writerIndex(), out.writableBytes()));
-                    if (result.getStatus() != SSLEngineResult.Status.BUFFER_OVERFLOW) {
-                        break;
-                    }
-                    out.ensureWritable(engine.getSession().getPacketBufferSize());
-                }
-            } catch (Throwable t) {
-                out.release();
-                throw t;
-            } finally {
-                java.util.Arrays.fill(wrapSources, 0, sources, null);
-            }
-            if (result.getStatus() == SSLEngineResult.Status.CLOSED) {
-                out.release();
-                pending.releaseAndFail(new SSLException("the TLS session was closed before the data was sent"));
-                return;
-            }
-            out.writerIndex(out.writerIndex() + result.bytesProduced());
-            int done = pending.consume(result.bytesConsumed());
-            writeRecord(ctx, out, done);
+            needsFlush = true;
             HandshakeStatus status = result.getHandshakeStatus();
             if (status != HandshakeStatus.NOT_HANDSHAKING && status != HandshakeStatus.FINISHED
                     && !driveHandshake(ctx, status)) {
                 return;
-            }
-        }
-    }
-
-    private int wrapBufferSize() {
-        int size = wrapBufferSize;
-        if (size == 0) {
-            size = Math.max(engine.getSession().getPacketBufferSize(),
-                    TlsRecords.MAX_PLAINTEXT_LENGTH + MAX_RECORD_OVERHEAD_BYTES);
-            wrapBufferSize = size;
-        }
-        return size;
-    }
-
-    private void writeRecord(ChannelHandlerContext ctx, ByteBuf out, int done) {
-        needsFlush = true;
-        if (done == 0) {
-            ctx.write(out);
-        } else if (done == 1) {
-            ctx.write(out, pending.completed(0));
-        } else {
-            ChannelPromise[] promises = new ChannelPromise[done];
-            for (int i = 0; i < done; i++) {
-                promises[i] = pending.completed(i);
-            }
-            ctx.write(out).addListener(new PromiseFanOut(promises));
-        }
-    }
-
-    /** Completes the promises of several coalesced writes when the record carrying them was written. */
-    private static final class PromiseFanOut implements ChannelFutureListener {
-        private final ChannelPromise[] promises;
-
-        PromiseFanOut(ChannelPromise[] promises) {
-            this.promises = promises;
-        }
-
-        @Override
-        public void operationComplete(ChannelFuture future) {
-            Throwable cause = future.cause();
-            for (ChannelPromise p : promises) {
-                if (cause == null) {
-                    p.trySuccess();
-                } else if (!p.isVoid()) {
-                    p.tryFailure(cause);
-                }
             }
         }
     }
@@ -945,64 +767,31 @@ public final class SslHandler implements ChannelHandler {
 
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
-        if (closing) {
+        if (closeSequence.isClosing()) {
             // A close is already under way; this one completes with the channel's.
             ctx.channel().closeFuture().addListener(f -> promise.trySuccess());
             return;
         }
         if (!handshakePromise.isSuccess() || failed || !ctx.channel().isActive()) {
-            closing = true;
+            closeSequence.markClosing();
             markFailed(ctx, new ClosedChannelException());
             ctx.close(promise);
             return;
         }
         try {
-            if (!pending.isEmpty()) {
+            if (!encryptor.isEmpty()) {
                 wrapPending(ctx);
             }
         } catch (Throwable t) {
-            pending.releaseAndFail(t);
+            encryptor.releaseAndFail(t);
         }
-        closeOutboundAndChannel(ctx, promise, closeNotifyReadTimeoutMillis > 0);
+        closeOutboundAndChannel(ctx, promise, closeSequence.readTimeoutMillis() > 0);
     }
 
-    /**
-     * Sends close_notify, then closes the channel (completing {@code promise}) once it was written and, if
-     * {@code awaitPeer}, once the peer's close_notify arrived; each wait is bounded by its timeout.
-     */
+    /** Sends close_notify and closes the channel as {@link CloseNotifySequence#start} describes. */
     private void closeOutboundAndChannel(ChannelHandlerContext ctx, ChannelPromise promise, boolean awaitPeer) {
-        closing = true;
-        closePromise = promise;
-        engine.closeOutbound();
-        ChannelPromise written = ctx.newPromise();
-        try {
-            ByteBuf out = ctx.alloc().directBuffer(engine.getSession().getPacketBufferSize());
-            SSLEngineResult result = engine.wrap(EMPTY_SOURCES, out.internalNioBuffer(out.writerIndex(),
-                    out.writableBytes()));
-            if (result.bytesProduced() > 0) {
-                out.writerIndex(result.bytesProduced());
-                ctx.writeAndFlush(out, written);
-            } else {
-                out.release();
-                written.trySuccess();
-            }
-        } catch (Throwable t) {
-            written.tryFailure(t);
-        }
+        closeSequence.start(ctx, engine, promise, awaitPeer);
         needsFlush = false;
-        if (!written.isDone() && closeNotifyFlushTimeoutMillis > 0) {
-            closeTimeout = ctx.executor().schedule(() -> ctx.close(promise), closeNotifyFlushTimeoutMillis,
-                    TimeUnit.MILLISECONDS);
-        }
-        written.addListener(f -> {
-            cancel(closeTimeout);
-            if (!f.isSuccess() || !awaitPeer || engine.isInboundDone() || !ctx.channel().isActive()) {
-                ctx.close(promise);
-            } else {
-                closeTimeout = ctx.executor().schedule(() -> ctx.close(promise), closeNotifyReadTimeoutMillis,
-                        TimeUnit.MILLISECONDS);
-            }
-        });
     }
 
     /** The negotiated session; valid once {@link #handshakeFuture()} succeeded. */

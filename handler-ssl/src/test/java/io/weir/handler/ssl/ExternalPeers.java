@@ -1,9 +1,13 @@
 package io.weir.handler.ssl;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Locates the real peers the interop tests drive, failing with the install command when one is missing. */
@@ -28,6 +32,30 @@ final class ExternalPeers {
             throw new AssertionError("the peer did not exit within " + TlsTestSupport.TIMEOUT_SECONDS + " s");
         }
         return process.exitValue();
+    }
+
+    /**
+     * Reads {@code out} line by line until a line equals {@code expected}, within the tests' timeout, and returns
+     * every line read.
+     *
+     * @throws AssertionError if the peer's output ends first
+     */
+    static List<String> readUntilLine(BufferedReader out, String expected) throws Exception {
+        List<String> lines = new ArrayList<>();
+        CompletableFuture.runAsync(() -> {
+            try {
+                for (String line; (line = out.readLine()) != null; ) {
+                    lines.add(line);
+                    if (line.equals(expected)) {
+                        return;
+                    }
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            throw new AssertionError("the peer's output ended before \"" + expected + "\": " + lines);
+        }).get(TlsTestSupport.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return lines;
     }
 
     /** Writes {@code pem} to a temporary file deleted on exit. */

@@ -24,7 +24,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,21 +76,7 @@ class InteropTest {
              BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             in.write("hello from openssl\n".getBytes(StandardCharsets.US_ASCII));
             in.flush();
-            List<String> lines = new ArrayList<>();
-            CompletableFuture<Void> echoed = CompletableFuture.runAsync(() -> {
-                try {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        lines.add(line);
-                        if (line.equals("hello from openssl")) {
-                            return;
-                        }
-                    }
-                } catch (java.io.IOException e) {
-                    throw new IllegalStateException(e);
-                }
-                throw new AssertionError("s_client ended without the echo: " + lines);
-            });
-            echoed.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<String> lines = ExternalPeers.readUntilLine(out, "hello from openssl");
             String expectedProtocol = version.equals("tls1_3") ? "TLSv1.3" : "TLSv1.2";
             assertThat(lines).anySatisfy(l -> assertThat(l).contains("New, " + expectedProtocol));
             assertThat(lines).contains("ALPN protocol: h2");

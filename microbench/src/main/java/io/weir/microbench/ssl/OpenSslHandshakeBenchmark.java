@@ -66,7 +66,7 @@ public class OpenSslHandshakeBenchmark extends AbstractMicrobenchmark {
         io.weir.channel.embedded.EmbeddedChannel c = new io.weir.channel.embedded.EmbeddedChannel(client);
         io.weir.channel.embedded.EmbeddedChannel s = new io.weir.channel.embedded.EmbeddedChannel(
                 weirServerCtx.newHandler(io.weir.buffer.ByteBufAllocator.DEFAULT));
-        SslHandlerBenchmark.weirShuttle(c, s);
+        EmbeddedTlsPairs.shuttle(c, s);
         boolean ok = client.handshakeFuture().isSuccess();
         c.finishAndReleaseAll();
         s.finishAndReleaseAll();
@@ -79,7 +79,7 @@ public class OpenSslHandshakeBenchmark extends AbstractMicrobenchmark {
         io.netty.channel.embedded.EmbeddedChannel c = new io.netty.channel.embedded.EmbeddedChannel(client);
         io.netty.channel.embedded.EmbeddedChannel s = new io.netty.channel.embedded.EmbeddedChannel(
                 nettyServerCtx.newHandler(io.netty.buffer.ByteBufAllocator.DEFAULT));
-        SslHandlerBenchmark.nettyShuttle(c, s);
+        EmbeddedTlsPairs.shuttle(c, s);
         boolean ok = client.handshakeFuture().isSuccess();
         c.finishAndReleaseAll();
         s.finishAndReleaseAll();

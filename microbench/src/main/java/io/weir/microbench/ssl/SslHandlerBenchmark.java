@@ -5,6 +5,7 @@ import io.weir.microbench.util.AbstractMicrobenchmark;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
@@ -12,14 +13,12 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * TLS through a pair of {@code SslHandler}s over embedded channels, Weir's against Netty 4.2's, both on the JDK
- * provider ({@code SSLEngine}), TLS 1.3, the same EC P-256 certificate and the same JVM:
- * <ul>
- *   <li>{@code *WrapUnwrap}: one {@code writeAndFlush} of {@code size} bytes on the client, its records handed to
- *       the server, the decrypted bytes read there (encryption, record framing, decryption and the handlers' own
- *       buffering; no socket).</li>
- *   <li>{@code *Handshake}: a new client and server handler and a full handshake between them (no resumption:
- *       the client connects without a peer host, so the JDK's session cache is not keyed).</li>
- * </ul>
+ * provider ({@code SSLEngine}), TLS 1.3 with the same cipher suite ({@link EmbeddedTlsPairs#CIPHERS}), the same EC
+ * P-256 certificate and the same JVM: one {@code writeAndFlush} of {@code size} bytes on the client, its records
+ * handed to the server, the decrypted bytes read there (encryption, record framing, decryption and the handlers' own
+ * buffering; no socket). Each side runs on its framework's FastThreadLocalThread, as on an event loop, so that its
+ * pooled allocator uses a thread cache (on a plain JMH thread Weir's takes the arena lock for every buffer).
+ * Handshakes are measured in {@link TlsHandshakeBenchmark}.
  * Results are operations per millisecond; the ratio is what matters (the machine running it is shared).
  */
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -46,29 +45,21 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         ThreadLocalRandom.current().nextBytes(payload);
         cert = SelfSignedCertificate.create("localhost");
 
-        // Both sides on the JDK provider (Weir's default is OpenSSL where it loads; OpenSslHandshakeBenchmark
-        // compares the OpenSSL providers).
-        weirServerCtx = io.weir.handler.ssl.SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
-                .sslProvider(io.weir.handler.ssl.SslProvider.JDK).protocols("TLSv1.3").build();
-        weirClientCtx = io.weir.handler.ssl.SslContextBuilder.forClient().trustManager(cert.certificate())
-                .sslProvider(io.weir.handler.ssl.SslProvider.JDK).protocols("TLSv1.3")
-                .endpointIdentificationAlgorithm(null).build();
-        nettyServerCtx = io.netty.handler.ssl.SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
-                .sslProvider(io.netty.handler.ssl.SslProvider.JDK).protocols("TLSv1.3").build();
-        nettyClientCtx = io.netty.handler.ssl.SslContextBuilder.forClient().trustManager(cert.certificate())
-                .sslProvider(io.netty.handler.ssl.SslProvider.JDK).protocols("TLSv1.3")
-                .endpointIdentificationAlgorithm(null).build();
+        weirServerCtx = EmbeddedTlsPairs.weirServer(cert, "TLSv1.3");
+        weirClientCtx = EmbeddedTlsPairs.weirClient(cert, "TLSv1.3");
+        nettyServerCtx = EmbeddedTlsPairs.nettyServer(cert, "TLSv1.3");
+        nettyClientCtx = EmbeddedTlsPairs.nettyClient(cert, "TLSv1.3");
 
         weirClient = new io.weir.channel.embedded.EmbeddedChannel(
                 weirClientCtx.newHandler(io.weir.buffer.ByteBufAllocator.DEFAULT));
         weirServer = new io.weir.channel.embedded.EmbeddedChannel(
                 weirServerCtx.newHandler(io.weir.buffer.ByteBufAllocator.DEFAULT));
-        weirShuttle(weirClient, weirServer);
+        EmbeddedTlsPairs.shuttle(weirClient, weirServer);
         nettyClient = new io.netty.channel.embedded.EmbeddedChannel(
                 nettyClientCtx.newHandler(io.netty.buffer.ByteBufAllocator.DEFAULT));
         nettyServer = new io.netty.channel.embedded.EmbeddedChannel(
                 nettyServerCtx.newHandler(io.netty.buffer.ByteBufAllocator.DEFAULT));
-        nettyShuttle(nettyClient, nettyServer);
+        EmbeddedTlsPairs.shuttle(nettyClient, nettyServer);
         if (!weirClient.pipeline().get(io.weir.handler.ssl.SslHandler.class).handshakeFuture().isSuccess()
                 || !nettyClient.pipeline().get(io.netty.handler.ssl.SslHandler.class).handshakeFuture().isSuccess()) {
             throw new IllegalStateException("a handshake did not complete");
@@ -83,32 +74,9 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
         nettyServer.finishAndReleaseAll();
     }
 
-    static void weirShuttle(io.weir.channel.embedded.EmbeddedChannel a, io.weir.channel.embedded.EmbeddedChannel b) {
-        for (boolean moved = true; moved; ) {
-            moved = false;
-            for (Object o; (o = a.readOutbound()) != null; moved = true) {
-                b.writeInbound(o);
-            }
-            for (Object o; (o = b.readOutbound()) != null; moved = true) {
-                a.writeInbound(o);
-            }
-        }
-    }
-
-    static void nettyShuttle(io.netty.channel.embedded.EmbeddedChannel a,
-                                     io.netty.channel.embedded.EmbeddedChannel b) {
-        for (boolean moved = true; moved; ) {
-            moved = false;
-            for (Object o; (o = a.readOutbound()) != null; moved = true) {
-                b.writeInbound(o);
-            }
-            for (Object o; (o = b.readOutbound()) != null; moved = true) {
-                a.writeInbound(o);
-            }
-        }
-    }
-
     @Benchmark
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
+            CUSTOM_EXECUTOR, WEIR_THREADS})
     public int weirWrapUnwrap() {
         io.weir.buffer.ByteBuf buf = weirClient.alloc().directBuffer(size).writeBytes(payload);
         weirClient.writeAndFlush(buf);
@@ -124,6 +92,8 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
     }
 
     @Benchmark
+    @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
+            CUSTOM_EXECUTOR, NETTY_THREADS})
     public int nettyWrapUnwrap() {
         io.netty.buffer.ByteBuf buf = nettyClient.alloc().directBuffer(size).writeBytes(payload);
         nettyClient.writeAndFlush(buf);
@@ -136,31 +106,5 @@ public class SslHandlerBenchmark extends AbstractMicrobenchmark {
             b.release();
         }
         return n;
-    }
-
-    @Benchmark
-    public boolean weirHandshake() {
-        io.weir.handler.ssl.SslHandler client = weirClientCtx.newHandler(io.weir.buffer.ByteBufAllocator.DEFAULT);
-        io.weir.channel.embedded.EmbeddedChannel c = new io.weir.channel.embedded.EmbeddedChannel(client);
-        io.weir.channel.embedded.EmbeddedChannel s = new io.weir.channel.embedded.EmbeddedChannel(
-                weirServerCtx.newHandler(io.weir.buffer.ByteBufAllocator.DEFAULT));
-        weirShuttle(c, s);
-        boolean ok = client.handshakeFuture().isSuccess();
-        c.finishAndReleaseAll();
-        s.finishAndReleaseAll();
-        return ok;
-    }
-
-    @Benchmark
-    public boolean nettyHandshake() {
-        io.netty.handler.ssl.SslHandler client = nettyClientCtx.newHandler(io.netty.buffer.ByteBufAllocator.DEFAULT);
-        io.netty.channel.embedded.EmbeddedChannel c = new io.netty.channel.embedded.EmbeddedChannel(client);
-        io.netty.channel.embedded.EmbeddedChannel s = new io.netty.channel.embedded.EmbeddedChannel(
-                nettyServerCtx.newHandler(io.netty.buffer.ByteBufAllocator.DEFAULT));
-        nettyShuttle(c, s);
-        boolean ok = client.handshakeFuture().isSuccess();
-        c.finishAndReleaseAll();
-        s.finishAndReleaseAll();
-        return ok;
     }
 }

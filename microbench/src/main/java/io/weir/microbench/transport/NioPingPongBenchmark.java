@@ -88,8 +88,9 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         }
     }
 
+    /** Echoes what it reads, flushing once per read loop; shared by the TLS echo benchmark. */
     @io.weir.channel.ChannelHandler.Sharable
-    static final class WeirEchoHandler implements io.weir.channel.ChannelHandler {
+    public static final class WeirEchoHandler implements io.weir.channel.ChannelHandler {
         @Override
         public void channelRead(io.weir.channel.ChannelHandlerContext ctx, Object msg) {
             ctx.write(msg);
@@ -101,18 +102,19 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         }
     }
 
-    static final class WeirClientHandler implements io.weir.channel.ChannelHandler {
+    /** Sends one message, waits for its whole echo, repeats; shared by the TLS echo benchmark. */
+    public static final class WeirClientHandler implements io.weir.channel.ChannelHandler {
         private final byte[] payload;
         private int pending;
         private int roundsLeft;
         private int completed;
         private CompletableFuture<Integer> done;
 
-        WeirClientHandler(int size) {
+        public WeirClientHandler(int size) {
             payload = new byte[size];
         }
 
-        void start(io.weir.channel.Channel ch, int rounds, CompletableFuture<Integer> done) {
+        public void start(io.weir.channel.Channel ch, int rounds, CompletableFuture<Integer> done) {
             this.done = done;
             this.roundsLeft = rounds;
             this.completed = 0;
@@ -179,8 +181,9 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         }
     }
 
+    /** Netty's {@link WeirEchoHandler}. */
     @io.netty.channel.ChannelHandler.Sharable
-    static final class NettyEchoHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
+    public static final class NettyEchoHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
             ctx.write(msg);
@@ -192,18 +195,19 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
         }
     }
 
-    static final class NettyClientHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
+    /** Netty's {@link WeirClientHandler}. */
+    public static final class NettyClientHandler extends io.netty.channel.ChannelInboundHandlerAdapter {
         private final byte[] payload;
         private int pending;
         private int roundsLeft;
         private int completed;
         private CompletableFuture<Integer> done;
 
-        NettyClientHandler(int size) {
+        public NettyClientHandler(int size) {
             payload = new byte[size];
         }
 
-        void start(io.netty.channel.Channel ch, int rounds, CompletableFuture<Integer> done) {
+        public void start(io.netty.channel.Channel ch, int rounds, CompletableFuture<Integer> done) {
             this.done = done;
             this.roundsLeft = rounds;
             this.completed = 0;
