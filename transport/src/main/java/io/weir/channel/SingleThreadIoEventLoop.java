@@ -52,7 +52,8 @@ import java.util.function.UnaryOperator;
  * that a submitter ended, so a loop fed by I/O alone (a server with slack) does not spend it on every sleep; set
  * {@code idleSpinNanos} to 0 to turn the watch off entirely. The watch sees tasks only; a handler may poll
  * for readiness after it, with the wake-up flag armed so tasks still reach it (the NIO and epoll handlers do, by
- * {@link IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to submitters).
+ * {@link io.weir.channel.internal.IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to
+ * submitters).
  *
  * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
  * fields; reads from other threads are best effort.
