@@ -111,12 +111,6 @@ static jint weir_offsetofEpollData(JNIEnv* env, jclass clazz) {
     return (jint) offsetof(struct epoll_event, data);
 }
 
-/* The address of a direct ByteBuffer's first byte; 0 if it is not direct. */
-static jlong weir_bufferAddress(JNIEnv* env, jclass clazz, jobject buffer) {
-    void* address = (*env)->GetDirectBufferAddress(env, buffer);
-    return address == NULL ? 0 : (jlong) (intptr_t) address;
-}
-
 /* Linux-only TCP option ids; kept in sync with Native.TCP_OPTION_*. */
 enum {
     TCP_OPTION_QUICKACK = 0,
@@ -170,7 +164,6 @@ static const JNINativeMethod epoll_methods[] = {
     { "timerFdRead", "(I)I", (void*) weir_timerFdRead },
     { "sizeofEpollEvent", "()I", (void*) weir_sizeofEpollEvent },
     { "offsetofEpollData", "()I", (void*) weir_offsetofEpollData },
-    { "bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void*) weir_bufferAddress },
     { "setTcpOption", "(III)I", (void*) weir_setTcpOption },
     { "getTcpOption", "(II)I", (void*) weir_getTcpOption },
 };
@@ -193,7 +186,6 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
         return JNI_ERR;
     }
     if (weir_epoll_dgram_jni_load(env) != 0) {
-        weir_epoll_socket_jni_unload(env);
         weir_unix_jni_unload(env);
         return JNI_ERR;
     }
@@ -205,6 +197,5 @@ JNIEXPORT void JNI_OnUnload(JavaVM* vm, void* reserved) {
     if ((*vm)->GetEnv(vm, (void**) &env, WEIR_JNI_VERSION) != JNI_OK) {
         return;
     }
-    weir_epoll_socket_jni_unload(env);
     weir_unix_jni_unload(env);
 }

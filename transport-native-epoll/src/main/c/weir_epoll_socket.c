@@ -1,6 +1,6 @@
 /*
  * The natives of io.weir.channel.epoll.EpollSocketNative: what only TCP stream channels need on Linux (pipes and
- * splice for zero-copy forwarding, the DefaultFileRegion's file for sendfile, TCP_INFO, and the options a
+ * splice for zero-copy forwarding, TCP_INFO, and the options a
  * listening or connecting TCP socket takes: TCP_FASTOPEN, TCP_FASTOPEN_CONNECT, TCP_DEFER_ACCEPT,
  * IP_TRANSPARENT, IP_FREEBIND, SO_BUSY_POLL). Registered by weir_epoll_socket_jni_load() from the library's
  * JNI_OnLoad. Return convention: >= 0 success, -errno failure (see weir_unix.h).
@@ -20,7 +20,6 @@
 #include "weir_unix.h"
 
 #define EPOLL_SOCKET_NATIVE_CLASS "io/weir/channel/epoll/EpollSocketNative"
-#define DEFAULT_FILE_REGION_CLASS "io/weir/channel/DefaultFileRegion"
 
 /* Not in every libc's headers; the values are the kernel's ABI (include/uapi/linux/tcp.h, in.h). */
 #ifndef TCP_FASTOPEN_CONNECT
@@ -56,12 +55,6 @@ enum {
     TCP_INFO_RCV_RTT, TCP_INFO_RCV_SPACE, TCP_INFO_TOTAL_RETRANS,
     TCP_INFO_COUNT
 };
-
-/* DefaultFileRegion.channel: the region's open FileChannel; NULL if the transport has no such field. The class is
- * held by a global reference so the field id stays valid for the library's life. */
-static jclass file_region_class;
-static jfieldID file_region_channel_field;
-static jfieldID file_region_transferred_field;
 
 /* The (level, name) of an option id for a socket of the given family; 0, or -ENOPROTOOPT. */
 static int option_of(int option, int family, int* level, int* name) {
@@ -180,74 +173,18 @@ static jint weir_splice(JNIEnv* env, jclass clazz, jint fdIn, jlong offIn, jint 
     return res == -1 ? weir_neg_errno() : (jint) res;
 }
 
-/* The FileChannel a DefaultFileRegion holds (null until it is opened), or null if the field is unknown. */
-static jobject weir_fileRegionChannel(JNIEnv* env, jclass clazz, jobject region) {
-    if (file_region_channel_field == NULL || region == NULL) {
-        return NULL;
-    }
-    return (*env)->GetObjectField(env, region, file_region_channel_field);
-}
-
-/* Adds amount to a DefaultFileRegion's transferred count, as its own transferTo does; -ENOSYS if the field is unknown. */
-static jint weir_addFileRegionTransferred(JNIEnv* env, jclass clazz, jobject region, jlong amount) {
-    if (file_region_transferred_field == NULL || region == NULL) {
-        return -ENOSYS;
-    }
-    jlong transferred = (*env)->GetLongField(env, region, file_region_transferred_field);
-    (*env)->SetLongField(env, region, file_region_transferred_field, transferred + amount);
-    return 0;
-}
-
 static const JNINativeMethod epoll_socket_methods[] = {
     { "setOption", "(III)I", (void*) weir_setOption },
     { "getOption", "(II)I", (void*) weir_getOption },
     { "tcpInfo", "(I[J)I", (void*) weir_tcpInfo },
     { "newPipe", "()J", (void*) weir_newPipe },
     { "splice", "(IJIJI)I", (void*) weir_splice },
-    { "fileRegionChannel", "(Ljava/lang/Object;)Ljava/nio/channels/FileChannel;", (void*) weir_fileRegionChannel },
-    { "addFileRegionTransferred", "(Ljava/lang/Object;J)I", (void*) weir_addFileRegionTransferred },
 };
-
-/*
- * Looks up DefaultFileRegion's channel and transferred fields. The region keeps them private, and JNI is the one reader that needs
- * no opened module: a transport without the field only loses the sendfile path (regions then use transferTo).
- */
-static void cache_file_region_field(JNIEnv* env) {
-    jclass regionClass = (*env)->FindClass(env, DEFAULT_FILE_REGION_CLASS);
-    if (regionClass == NULL) {
-        (*env)->ExceptionClear(env);
-        return;
-    }
-    jfieldID field = (*env)->GetFieldID(env, regionClass, "channel", "Ljava/nio/channels/FileChannel;");
-    jfieldID transferred = field == NULL ? NULL : (*env)->GetFieldID(env, regionClass, "transferred", "J");
-    if (field == NULL || transferred == NULL) {
-        (*env)->ExceptionClear(env);
-    } else {
-        file_region_class = (*env)->NewGlobalRef(env, regionClass);
-        if (file_region_class == NULL) {
-            (*env)->ExceptionClear(env);
-        } else {
-            file_region_channel_field = field;
-            file_region_transferred_field = transferred;
-        }
-    }
-    (*env)->DeleteLocalRef(env, regionClass);
-}
 
 int weir_epoll_socket_jni_load(JNIEnv* env) {
     if (weir_register_natives(env, EPOLL_SOCKET_NATIVE_CLASS, epoll_socket_methods,
                               (jint) (sizeof(epoll_socket_methods) / sizeof(epoll_socket_methods[0]))) != 0) {
         return -1;
     }
-    cache_file_region_field(env);
     return 0;
-}
-
-void weir_epoll_socket_jni_unload(JNIEnv* env) {
-    file_region_channel_field = NULL;
-    file_region_transferred_field = NULL;
-    if (file_region_class != NULL) {
-        (*env)->DeleteGlobalRef(env, file_region_class);
-        file_region_class = NULL;
-    }
 }

@@ -7,7 +7,4 @@
 /* Registers io.weir.channel.epoll.EpollSocketNative's natives; 0, or -1 with a pending exception. */
 int weir_epoll_socket_jni_load(JNIEnv* env);
 
-/* Drops what weir_epoll_socket_jni_load cached. */
-void weir_epoll_socket_jni_unload(JNIEnv* env);
-
 #endif

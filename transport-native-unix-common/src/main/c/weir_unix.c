@@ -31,6 +31,7 @@ _Static_assert(sizeof(void*) == 8, "Weir's native transports need a 64-bit platf
 _Static_assert(sizeof(struct iovec) == 16, "IovArray assumes a 16-byte struct iovec");
 
 #define UNIX_NATIVE_CLASS "io/weir/channel/unix/UnixNative"
+#define NATIVE_BUFFERS_CLASS "io/weir/channel/unix/internal/NativeBuffers"
 
 /* Layout of the byte[] that carries an inet address between Java and C; kept in sync with UnixNative. */
 #define ADDRESS_BYTES_OFFSET 0   /* 4 (IPv4) or 16 (IPv6) address bytes */
@@ -610,6 +611,11 @@ static const JNINativeMethod unix_methods[] = {
     { "iovMax", "()I", (void*) weir_iovMax },
 };
 
+/* The transports' own view of the same function (io.weir.channel.unix.internal is exported to them only). */
+static const JNINativeMethod native_buffers_methods[] = {
+    { "address", "(Ljava/nio/ByteBuffer;)J", (void*) weir_directBufferAddress },
+};
+
 int weir_register_natives(JNIEnv* env, const char* className, const JNINativeMethod* methods, jint count) {
     jclass clazz = (*env)->FindClass(env, className);
     if (clazz == NULL) {
@@ -653,6 +659,10 @@ static void cache_file_channel_fields(JNIEnv* env) {
 int weir_unix_jni_load(JNIEnv* env) {
     if (weir_register_natives(env, UNIX_NATIVE_CLASS, unix_methods,
                               (jint) (sizeof(unix_methods) / sizeof(unix_methods[0]))) != 0) {
+        return -1;
+    }
+    if (weir_register_natives(env, NATIVE_BUFFERS_CLASS, native_buffers_methods,
+                              (jint) (sizeof(native_buffers_methods) / sizeof(native_buffers_methods[0]))) != 0) {
         return -1;
     }
     cache_file_channel_fields(env);

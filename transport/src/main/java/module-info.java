@@ -13,6 +13,8 @@ module io.weir.transport {
     exports io.weir.channel.embedded;
     exports io.weir.channel.local;
     exports io.weir.channel.nio;
-    // What the native transports share with NIO; not for applications.
-    exports io.weir.channel.internal to io.weir.transport.epoll;
+    // What the native transports need of the transport (idle-poll rule, accept back-off, file-region access);
+    // not for applications. kqueue is named before it exists: javac's "module not found" lint is off.
+    exports io.weir.channel.internal to io.weir.transport.unix.common, io.weir.transport.epoll,
+            io.weir.transport.kqueue;
 }

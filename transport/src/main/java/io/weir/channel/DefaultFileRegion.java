@@ -1,5 +1,6 @@
 package io.weir.channel;
 
+import io.weir.channel.internal.FileRegionAccess;
 import io.weir.util.AbstractReferenceCounted;
 import io.weir.util.IllegalReferenceCountException;
 import io.weir.util.ResourceLeakDetector;
@@ -25,6 +26,22 @@ public final class DefaultFileRegion extends AbstractReferenceCounted implements
     private static final LoopLogger LOGGER = LoopLogger.of(DefaultFileRegion.class);
     private static final ResourceLeakDetector<DefaultFileRegion> LEAK_DETECTOR =
             ResourceLeakDetector.newDetector(DefaultFileRegion.class);
+
+    static {
+        // Native transports send regions with sendfile(2) themselves; they reach the file and the count here.
+        FileRegionAccess.install(new FileRegionAccess.Accessor() {
+            @Override
+            public FileChannel openChannel(DefaultFileRegion region) throws IOException {
+                region.open();
+                return region.channel;
+            }
+
+            @Override
+            public void addTransferred(DefaultFileRegion region, long amount) {
+                region.transferred += amount;
+            }
+        });
+    }
 
     private final File file;
     private final long position;

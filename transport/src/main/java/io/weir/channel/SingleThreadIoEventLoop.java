@@ -50,7 +50,8 @@ import java.util.function.UnaryOperator;
  * waking the loop shortly after it went to sleep, and shrinks back when sleeps last or I/O ends them. I/O
  * readiness that arrives during a watch waits at most that long. The watch sees tasks only; a handler may poll
  * for readiness after it, with the wake-up flag armed so tasks still reach it (the NIO and epoll handlers do, by
- * {@link IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to submitters).
+ * {@link io.weir.channel.internal.IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to
+ * submitters).
  *
  * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
  * fields; reads from other threads are best effort.

@@ -1,14 +1,9 @@
 package io.weir.channel.epoll;
 
 import io.weir.buffer.ByteBuf;
-import io.weir.buffer.ByteBufAllocator;
-import io.weir.buffer.ByteBufUtil;
-import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
-import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelInputShutdownReadComplete;
 import io.weir.channel.ChannelOutboundBuffer;
-import io.weir.channel.ChannelPipeline;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultFileRegion;
 import io.weir.channel.FileRegion;
@@ -19,13 +14,11 @@ import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.IovArray;
-import io.weir.channel.unix.NativeIoException;
 import io.weir.channel.unix.Socket;
-import io.weir.util.concurrent.FastThreadLocal;
+import io.weir.channel.unix.internal.UnixStreamReader;
+import io.weir.channel.unix.internal.UnixStreamWriter;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 
 /**
  * An epoll channel that carries a byte stream (TCP, Unix domain stream): reads arrive as direct
@@ -53,38 +46,23 @@ import java.nio.channels.FileChannel;
  * {@link io.weir.channel.ChannelProgressivePromise} and wait for {@code EPOLLOUT} when the socket is full. Input can be
  * spliced to another channel or a file without entering the JVM ({@link EpollSplicer}): while a splice is queued,
  * the read loop feeds it instead of firing {@code channelRead}, whatever auto-read says.
+ *
+ * <p>The read loop, the writes and the half-closure are unix-common's {@link UnixStreamReader} and
+ * {@link UnixStreamWriter}, shared with kqueue; this class adds what is epoll's (the watched events, splicing).
  */
 abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implements DuplexChannel {
 
-    /** One iovec array per event-loop thread, freed when the thread's FastThreadLocals are removed. */
-    private static final FastThreadLocal<IovFiller> IOV = new FastThreadLocal<>() {
-        @Override
-        protected IovFiller initialValue() {
-            return new IovFiller(new IovArray());
-        }
-
-        @Override
-        protected void onRemoval(IovFiller value) {
-            value.iov.close();
-        }
-    };
-
-    /** Fewest bytes a gathering write offers the kernel, whatever the socket took last time. */
-    static final int MIN_BYTES_PER_GATHERING_WRITE = 4096;
-    /** Bytes a gathering write offers before the socket's behaviour is known. */
-    static final int INITIAL_BYTES_PER_GATHERING_WRITE = 128 * 1024;
-
+    private final UnixStreamReader reader;
+    private final UnixStreamWriter writer;
     private volatile boolean inputShutdown;
     private volatile boolean outputShutdown;
-    // Event loop only: adapts to what the socket takes per call, so the iovec array is not filled with entries
-    // the kernel would refuse anyway.
-    private long maxBytesPerGatheringWrite = INITIAL_BYTES_PER_GATHERING_WRITE;
     // Event loop only; created by the first splice.
     private EpollSplicer splicer;
-    private SocketWritableChannel writableChannel;
 
     AbstractEpollStreamChannel(Channel parent, EventLoop eventLoop, Socket socket, boolean active) {
         super(parent, eventLoop, socket, active, EpollIoOps.EPOLLRDHUP);
+        reader = new UnixStreamReader(this, socket, new ReaderInput());
+        writer = new UnixStreamWriter(this, socket, this::writeOther);
     }
 
     @Override
@@ -100,16 +78,7 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
     @Override
     protected void doShutdown(ChannelShutdownDirection direction) throws Exception {
         if (direction == ChannelShutdownDirection.INBOUND) {
-            try {
-                socket.shutdown(true, false);
-            } catch (NativeIoException e) {
-                // Once both sides sent their FIN (this output shut down, then the peer's FIN read) the kernel
-                // has left the connected state: shutdown(2) still marks the reading side shut but reports
-                // ENOTCONN. Nothing can arrive any more, so the input is down as asked.
-                if (e.errno() != Errors.ENOTCONN) {
-                    throw e;
-                }
-            }
+            UnixStreamReader.shutdownInput(socket);
             inputShutdown = true;
             inputDone();
             if (splicer != null) {
@@ -162,59 +131,7 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             spliceLoop();
             return;
         }
-        ChannelConfig config = config();
-        ChannelPipeline pipeline = pipeline();
-        ByteBufAllocator alloc = config.getAllocator();
-        RecvByteBufAllocator.Handle handle = recvBufAllocHandle();
-        handle.reset(config);
-        ByteBuf buf = null;
-        boolean drained = false;
-        boolean endOfStream = false;
-        try {
-            do {
-                buf = handle.allocate(alloc);
-                if (!buf.isDirect()) {
-                    // recv(2) needs native memory; a heap allocator's buffer would need a copy per read.
-                    buf.release();
-                    buf = null;
-                    buf = alloc.directBuffer(handle.guess());
-                }
-                int writable = buf.writableBytes();
-                handle.attemptedBytesRead(writable);
-                int n = readInto(buf, writable);
-                handle.lastBytesRead(n);
-                if (n <= 0) {
-                    buf.release();
-                    buf = null;
-                    drained = true;
-                    endOfStream = n < 0;
-                    break;
-                }
-                buf.writerIndex(buf.writerIndex() + n);
-                // A short read emptied the socket; data arriving later brings an edge of its own. After the
-                // peer's FIN no edge will announce the end of the stream, so only reading it proves it.
-                drained = n < writable && !rdHupReceived();
-                handle.incMessagesRead(1);
-                readServed();
-                ByteBuf read = buf;
-                buf = null;
-                pipeline.fireChannelRead(read);
-                if (drained || !isOpen() || inputShutdown) {
-                    break;
-                }
-            } while (handle.continueReading());
-            readLoopEnded(drained);
-            handle.readComplete();
-            pipeline.fireChannelReadComplete();
-            if (endOfStream) {
-                readServed();
-                endOfInput();
-            }
-        } catch (Throwable t) {
-            readFailed(pipeline, handle, buf, t);
-        } finally {
-            readLoopDone();
-        }
+        reader.read(recvBufAllocHandle());
     }
 
     // ---------------------------------------------------------------- splicing
@@ -314,179 +231,30 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         }
     }
 
-    /** Reads into {@code buf}'s writable bytes: bytes read, 0 if none are available, -1 at the end of stream. */
-    private int readInto(ByteBuf buf, int writable) throws IOException {
-        int writerIndex = buf.writerIndex();
-        if (buf.hasMemoryAddress()) {
-            return socket.recv(buf.memoryAddress(), writerIndex, writerIndex + writable);
-        }
-        // Direct but without a known address (Unsafe off): the address of its NIO view.
-        ByteBuffer view = buf.nioBuffer(writerIndex, writable);
-        long address = Native.bufferAddress(view);
-        return socket.recv(address, view.position(), view.position() + writable);
-    }
-
-    private void readFailed(ChannelPipeline pipeline, RecvByteBufAllocator.Handle handle, ByteBuf buf, Throwable t) {
-        if (buf != null) {
-            if (buf.isReadable()) {
-                readServed();
-                pipeline.fireChannelRead(buf);
-            } else {
-                buf.release();
-            }
-        }
-        readLoopEnded(true);
-        handle.readComplete();
-        pipeline.fireChannelReadComplete();
-        pipeline.fireExceptionCaught(t);
-        if (t instanceof IOException || t instanceof OutOfMemoryError) {
-            // A reset or a broken socket: nothing more will come, and the stream state is unknown.
-            close(voidPromise());
-        }
-    }
-
     // ---------------------------------------------------------------- writing
 
     /** Copies heap (and other non-native) buffers into direct memory once; accepts {@link FileRegion}s. */
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        if (msg instanceof ByteBuf buf) {
-            if (buf.isDirect()) {
-                return buf;
-            }
-            try {
-                return buf.isReadable() ? ByteBufUtil.copyToDirect(alloc(), buf) : Unpooled.EMPTY_BUFFER;
-            } finally {
-                buf.release();
-            }
-        }
-        if (msg instanceof FileRegion || msg instanceof SpliceOut) {
-            return msg;
-        }
-        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()
-                + " (expected: ByteBuf, FileRegion)");
+        return msg instanceof SpliceOut ? msg : UnixStreamWriter.filterOutboundMessage(alloc(), msg);
     }
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
-        int spin = config().getWriteSpinCount();
-        do {
-            Object msg = in.current();
-            if (msg == null) {
-                writeComplete();
-                return;
-            }
-            boolean progress;
-            if (msg instanceof ByteBuf buf) {
-                progress = writeBuffers(in, buf);
-            } else if (msg instanceof FileRegion region) {
-                progress = writeFileRegion(in, region);
-            } else if (msg instanceof SpliceOut out) {
-                progress = writeSpliceOut(in, out);
-            } else {
-                // filterOutboundMessage() lets nothing else in; a subclass that does must write it itself.
-                in.remove(new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()));
-                continue;
-            }
-            if (!progress) {
-                incompleteWrite(true);
-                return;
-            }
-        } while (--spin > 0);
-        if (in.isEmpty() || in.current() == null) {
-            writeComplete();
-        } else {
-            incompleteWrite(false);
+        switch (writer.write(in, config().getWriteSpinCount())) {
+            case UnixStreamWriter.WRITE_DONE -> writeComplete();
+            case UnixStreamWriter.WRITE_SOCKET_FULL -> incompleteWrite(true);
+            default -> incompleteWrite(false);
         }
     }
 
-    /** One write of the flushed buffers at the head; {@code false} if the socket took nothing. */
-    private boolean writeBuffers(ChannelOutboundBuffer in, ByteBuf first) throws Exception {
-        if (in.size() == 1 && first.hasMemoryAddress() && first.isReadable()) {
-            // The common case (one response, one echo): straight to send(2), no iovec array to fill.
-            return writeSingle(in, first);
+    /** Epoll's own outbound message: bytes waiting in a splice pipe. */
+    private boolean writeOther(ChannelOutboundBuffer in, Object msg) throws IOException {
+        if (msg instanceof SpliceOut out) {
+            return writeSpliceOut(in, out);
         }
-        IovFiller filler = IOV.get();
-        IovArray iov = filler.iov;
-        iov.clear();
-        iov.maxBytes(maxBytesPerGatheringWrite);
-        try {
-            in.forEachFlushedMessage(filler);
-            int count = iov.count();
-            if (count == 0) {
-                // Only empty buffers at the head: account for them without a system call.
-                in.removeBytes(0);
-                return true;
-            }
-            if (count == 1 && first.hasMemoryAddress() && first.isReadable()) {
-                // Several flushed, but only the first holds bytes (an empty last chunk behind a response, say).
-                return writeSingle(in, first);
-            }
-            long attempted = iov.size();
-            long written = socket.writev(iov, 0, count);
-            adjustMaxBytesPerGatheringWrite(attempted, written);
-            if (written <= 0) {
-                return false;
-            }
-            in.removeBytes(written);
-            return true;
-        } finally {
-            iov.clear();
-        }
-    }
-
-    /** One send(2) of {@code buf}'s readable bytes from its memory address; {@code false} if the socket took none. */
-    private boolean writeSingle(ChannelOutboundBuffer in, ByteBuf buf) throws IOException {
-        int written = socket.send(buf.memoryAddress(), buf.readerIndex(), buf.writerIndex());
-        if (written <= 0) {
-            return false;
-        }
-        in.removeBytes(written);
-        return true;
-    }
-
-    /** One transfer of {@code region}; {@code false} if the socket took nothing. */
-    private boolean writeFileRegion(ChannelOutboundBuffer in, FileRegion region) throws Exception {
-        long done = region.transferred();
-        long count = region.count();
-        if (done >= count) {
-            in.remove();
-            return true;
-        }
-        long written;
-        FileChannel file = region instanceof DefaultFileRegion def ? openFile(def) : null;
-        if (file != null) {
-            written = socket.sendFile(file, region.position() + done, count - done);
-            if (written > 0) {
-                EpollSocketNative.addFileRegionTransferred(region, written);
-            } else if (file.size() < region.position() + count) {
-                // sendfile(2) reports the end of a file that shrank under the region as "nothing sent", forever.
-                throw new IOException("file shorter than the region: size " + file.size() + ", " + region);
-            }
-        } else {
-            if (writableChannel == null) {
-                writableChannel = new SocketWritableChannel(socket, alloc());
-            }
-            written = region.transferTo(writableChannel, done);
-        }
-        if (written <= 0) {
-            return false;
-        }
-        in.progress(written);
-        if (region.transferred() >= count) {
-            in.remove();
-        }
-        return true;
-    }
-
-    /**
-     * The JDK file channel of {@code region} for {@code sendfile(2)}, opening the region's file if needed; {@code null}
-     * if the region holds another kind of channel (or the natives cannot see it): it then transfers itself.
-     */
-    private static FileChannel openFile(DefaultFileRegion region) throws IOException {
-        region.open();
-        FileChannel file = EpollSocketNative.fileRegionChannel(region);
-        return file != null && "sun.nio.ch.FileChannelImpl".equals(file.getClass().getName()) ? file : null;
+        // filterOutboundMessage() lets nothing else in; a subclass that does must write it itself.
+        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName());
     }
 
     /** One splice from a pipe of {@link EpollSplicer}; {@code false} if the socket took nothing. */
@@ -508,33 +276,36 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         return true;
     }
 
-    private void adjustMaxBytesPerGatheringWrite(long attempted, long written) {
-        if (attempted == written) {
-            // The socket took all of it: next time offer more, in case this write was cut by the limit.
-            long doubled = attempted << 1;
-            if (doubled > maxBytesPerGatheringWrite) {
-                maxBytesPerGatheringWrite = Math.min(doubled, IovArray.DEFAULT_MAX_BYTES);
-            }
-        } else if (attempted > MIN_BYTES_PER_GATHERING_WRITE && written < attempted >>> 1) {
-            maxBytesPerGatheringWrite = Math.max(MIN_BYTES_PER_GATHERING_WRITE, attempted >>> 1);
-        }
-    }
-
-    /** Adds the readable bytes of each flushed direct buffer to the thread's iovec array until it is full. */
-    private static final class IovFiller implements ChannelOutboundBuffer.MessageProcessor {
-        final IovArray iov;
-
-        IovFiller(IovArray iov) {
-            this.iov = iov;
+    /** The channel's side of the shared read loop. */
+    private final class ReaderInput implements UnixStreamReader.Input {
+        @Override
+        public boolean isInputShutdown() {
+            return inputShutdown;
         }
 
         @Override
-        public boolean processMessage(Object msg) {
-            if (!(msg instanceof ByteBuf buf)) {
-                return false;
-            }
-            // Empty ones (heap EMPTY_BUFFER included) are removed by removeBytes; the kernel need not see them.
-            return !buf.isReadable() || iov.add(buf);
+        public boolean peerFinReceived() {
+            return rdHupReceived();
+        }
+
+        @Override
+        public void readServed() {
+            AbstractEpollStreamChannel.this.readServed();
+        }
+
+        @Override
+        public void readLoopEnded(boolean drained) {
+            AbstractEpollStreamChannel.this.readLoopEnded(drained);
+        }
+
+        @Override
+        public void readLoopDone() {
+            AbstractEpollStreamChannel.this.readLoopDone();
+        }
+
+        @Override
+        public void endOfInput() {
+            AbstractEpollStreamChannel.this.endOfInput();
         }
     }
 }

@@ -9,6 +9,7 @@ import static io.weir.channel.epoll.NativeDatagram.PORT_OFFSET;
 import static io.weir.channel.epoll.NativeDatagram.SCOPE_OFFSET;
 import static io.weir.channel.epoll.NativeDatagram.SLOT_BYTES;
 
+import io.weir.channel.unix.internal.NativeBuffers;
 import io.weir.util.concurrent.FastThreadLocal;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -38,7 +39,7 @@ final class DatagramSlots {
     // Freed by its cleaner when the thread's slots are dropped: one small array per event-loop thread.
     private final ByteBuffer memory =
             ByteBuffer.allocateDirect(MAX_MESSAGES_PER_SYSCALL * SLOT_BYTES).order(ByteOrder.nativeOrder());
-    private final long address = Native.bufferAddress(memory);
+    private final long address = NativeBuffers.address(memory);
     private final ByteBuffer encodeScratch = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
 
     // The last peer decoded: its wire form and the InetSocketAddress handed out for it.

@@ -19,6 +19,7 @@ import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.NativeBuffers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -360,7 +361,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
         }
         // Direct but without a known address (Unsafe off): the address of its NIO view.
         ByteBuffer view = buf.nioBuffer(index, length);
-        return Native.bufferAddress(view) + view.position();
+        return NativeBuffers.address(view) + view.position();
     }
 
     // ---------------------------------------------------------------- writing

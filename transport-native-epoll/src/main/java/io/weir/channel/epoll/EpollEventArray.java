@@ -1,5 +1,6 @@
 package io.weir.channel.epoll;
 
+import io.weir.channel.unix.internal.NativeBuffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -42,7 +43,7 @@ final class EpollEventArray {
 
     private void allocate(int newLength) {
         ByteBuffer buffer = ByteBuffer.allocateDirect(newLength * EVENT_SIZE_BYTES).order(ByteOrder.nativeOrder());
-        long address = Native.bufferAddress(buffer);
+        long address = NativeBuffers.address(buffer);
         if (address == 0) {
             throw new IllegalStateException("no address for a direct buffer");
         }

@@ -1,7 +1,5 @@
 package io.weir.channel.epoll;
 
-import java.nio.channels.FileChannel;
-
 /**
  * The TCP-only JNI methods of the epoll transport, registered by the library's {@code JNI_OnLoad} (C source:
  * {@code transport-native-epoll/src/main/c/weir_epoll_socket.c}). No static initializer may call a native here:
@@ -38,8 +36,4 @@ final class EpollSocketNative {
      * descriptor's own position. Bytes moved, 0 at the end of {@code fdIn}'s input, or -errno (-EAGAIN: not now).
      */
     static native int splice(int fdIn, long offIn, int fdOut, long offOut, int len);
-    /** The open {@link FileChannel} of a {@link io.weir.channel.DefaultFileRegion}, or {@code null}. */
-    static native FileChannel fileRegionChannel(Object region);
-    /** Adds {@code amount} to a {@link io.weir.channel.DefaultFileRegion}'s transferred count; -ENOSYS if unknown. */
-    static native int addFileRegionTransferred(Object region, long amount);
 }

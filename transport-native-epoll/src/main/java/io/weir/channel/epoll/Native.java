@@ -46,8 +46,6 @@ final class Native {
     static native int timerFdRead(int fd);
     static native int sizeofEpollEvent();
     static native int offsetofEpollData();
-    /** The address of a direct buffer's first byte; 0 for a heap buffer. */
-    static native long bufferAddress(java.nio.ByteBuffer buffer);
     /** {@code setsockopt(IPPROTO_TCP)} of one of the TCP_OPTION_* ids; -EINVAL for an unknown id. */
     static native int setTcpOption(int fd, int option, int value);
     /** The value ({@code >= 0}) of one of the TCP_OPTION_* ids, or -errno. */

@@ -2,6 +2,7 @@ package io.weir.channel.epoll;
 
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.NativeBuffers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -39,7 +40,7 @@ public final class Readiness {
                 throw new AssertionError("epoll_ctl: " + res);
             }
             java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(EpollEventArray.EVENT_SIZE_BYTES);
-            int ready = Native.epollWait(epfd, Native.bufferAddress(buffer), 1, TIMEOUT_MILLIS);
+            int ready = Native.epollWait(epfd, NativeBuffers.address(buffer), 1, TIMEOUT_MILLIS);
             if (ready <= 0) {
                 throw new AssertionError("no readiness of " + fd + " within " + TIMEOUT_MILLIS + " ms: " + ready);
             }

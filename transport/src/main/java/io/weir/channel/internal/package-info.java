@@ -1,4 +1,7 @@
 /**
- * Transport internals shared with the native transports (exported to them only, not to applications).
+ * Transport internals the native transports need (exported to them only, not to applications): the idle-poll
+ * rule of I/O handlers ({@link io.weir.channel.internal.IdlePoll}), the accept back-off of server channels
+ * ({@link io.weir.channel.internal.AcceptBackoff}) and the file-region access that {@code sendfile(2)} needs
+ * ({@link io.weir.channel.internal.FileRegionAccess}).
  */
 package io.weir.channel.internal;

@@ -1,4 +1,4 @@
-package io.weir.channel.epoll;
+package io.weir.channel.unix.internal;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
@@ -14,14 +14,15 @@ import java.nio.channels.WritableByteChannel;
  * (possibly 0 bytes). Heap buffers are copied through a direct buffer of the allocator. {@link #close()} does
  * nothing: the socket belongs to the channel. Event loop only.
  */
-final class SocketWritableChannel implements WritableByteChannel {
+public final class SocketWritableChannel implements WritableByteChannel {
     /** Largest copy of a heap buffer made for one write. */
-    static final int MAX_HEAP_COPY_BYTES = 64 * 1024;
+    public static final int MAX_HEAP_COPY_BYTES = 64 * 1024;
 
     private final Socket socket;
     private final ByteBufAllocator alloc;
 
-    SocketWritableChannel(Socket socket, ByteBufAllocator alloc) {
+    /** A view of {@code socket} (owned by its channel) that copies heap buffers through {@code alloc}. */
+    public SocketWritableChannel(Socket socket, ByteBufAllocator alloc) {
         this.socket = socket;
         this.alloc = alloc;
     }
@@ -38,14 +39,14 @@ final class SocketWritableChannel implements WritableByteChannel {
         }
         int written;
         if (src.isDirect()) {
-            written = socket.send(Native.bufferAddress(src), position, limit);
+            written = socket.send(NativeBuffers.address(src), position, limit);
         } else {
             int length = Math.min(limit - position, MAX_HEAP_COPY_BYTES);
             ByteBuf copy = alloc.directBuffer(length);
             try {
                 copy.writeBytes(src.duplicate().limit(position + length));
                 ByteBuffer view = copy.nioBuffer(copy.readerIndex(), length);
-                written = socket.send(Native.bufferAddress(view), view.position(), view.position() + length);
+                written = socket.send(NativeBuffers.address(view), view.position(), view.position() + length);
             } finally {
                 copy.release();
             }

@@ -1,4 +1,4 @@
-package io.weir.channel;
+package io.weir.channel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,7 @@
-package io.weir.channel;
+package io.weir.channel.internal;
 
 /**
- * How long an idle {@link IoHandler} keeps polling for readiness without blocking (a {@code selectNow()}, an
+ * How long an idle {@link io.weir.channel.IoHandler} keeps polling for readiness without blocking (a {@code selectNow()}, an
  * {@code epoll_wait} with a zero timeout) before it blocks, adapted to how its sleeps end. For handler
  * implementations: the NIO and epoll handlers use it. Loop thread only.
  *
