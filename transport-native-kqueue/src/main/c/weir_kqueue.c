@@ -108,12 +108,6 @@ static jint weir_isLibKQueue(JNIEnv* env, jclass clazz) {
 #endif
 }
 
-/* The address of a direct ByteBuffer's first byte; 0 if it is not direct. */
-static jlong weir_bufferAddress(JNIEnv* env, jclass clazz, jobject buffer) {
-    void* address = (*env)->GetDirectBufferAddress(env, buffer);
-    return address == NULL ? 0 : (jlong) (intptr_t) address;
-}
-
 static const JNINativeMethod kqueue_methods[] = {
     { "kqueueCreate", "()I", (void*) weir_kqueueCreate },
     { "keventChange", "(IISSI)I", (void*) weir_keventChange },
@@ -126,7 +120,6 @@ static const JNINativeMethod kqueue_methods[] = {
     { "offsetofKEventData", "()I", (void*) weir_offsetofKEventData },
     { "evfiltUser", "()I", (void*) weir_evfiltUser },
     { "isLibKQueue", "()I", (void*) weir_isLibKQueue },
-    { "bufferAddress", "(Ljava/nio/ByteBuffer;)J", (void*) weir_bufferAddress },
 };
 
 JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {

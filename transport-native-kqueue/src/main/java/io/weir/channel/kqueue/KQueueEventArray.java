@@ -1,5 +1,6 @@
 package io.weir.channel.kqueue;
 
+import io.weir.channel.unix.internal.NativeBuffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -46,7 +47,7 @@ final class KQueueEventArray {
 
     private void allocate(int newLength) {
         ByteBuffer buffer = ByteBuffer.allocateDirect(newLength * EVENT_SIZE_BYTES).order(ByteOrder.nativeOrder());
-        long address = Native.bufferAddress(buffer);
+        long address = NativeBuffers.address(buffer);
         if (address == 0) {
             throw new IllegalStateException("no address for a direct buffer");
         }

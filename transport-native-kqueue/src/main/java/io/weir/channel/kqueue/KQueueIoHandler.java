@@ -1,7 +1,7 @@
 package io.weir.channel.kqueue;
 
 import io.weir.channel.EventLoop;
-import io.weir.channel.IdlePoll;
+import io.weir.channel.internal.IdlePoll;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;

@@ -1,7 +1,5 @@
 package io.weir.channel.kqueue;
 
-import java.nio.ByteBuffer;
-
 /**
  * The JNI methods of the kqueue transport, registered by the library's {@code JNI_OnLoad} (C source:
  * {@code transport-native-kqueue/src/main/c/weir_kqueue.c}). No static initializer may call a native here:
@@ -56,7 +54,4 @@ final class Native {
 
     /** 1 if the library runs on libkqueue (Linux), 0 on a BSD kernel's own kqueue. */
     static native int isLibKQueue();
-
-    /** The address of a direct buffer's first byte; 0 for a heap buffer. */
-    static native long bufferAddress(ByteBuffer buffer);
 }

@@ -5,6 +5,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.IovArray;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.NativeBuffers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -71,7 +72,7 @@ final class KQueueSockets {
                 throw new AssertionError("kevent(EV_ADD): " + res);
             }
             ByteBuffer event = ByteBuffer.allocateDirect(KQueueEventArray.EVENT_SIZE_BYTES);
-            int ready = Native.keventWait(kq, Native.bufferAddress(event), 1, TIMEOUT_NANOS);
+            int ready = Native.keventWait(kq, NativeBuffers.address(event), 1, TIMEOUT_NANOS);
             Native.keventChange(kq, fd.intValue(), filter, Native.EV_DELETE, 0);
             if (ready <= 0) {
                 throw new AssertionError("filter " + filter + " of " + fd + " did not fire: " + ready);
