@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "weir_unix.h"
+#include "weir_kqueue_socket.h"
 
 #define KQUEUE_NATIVE_CLASS "io/weir/channel/kqueue/Native"
 
@@ -132,6 +133,10 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
     }
     if (weir_register_natives(env, KQUEUE_NATIVE_CLASS, kqueue_methods,
                               (jint) (sizeof(kqueue_methods) / sizeof(kqueue_methods[0]))) != 0) {
+        weir_unix_jni_unload(env);
+        return JNI_ERR;
+    }
+    if (weir_kqueue_socket_jni_load(env) != 0) {
         weir_unix_jni_unload(env);
         return JNI_ERR;
     }

@@ -68,6 +68,12 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
         super(parent, eventLoop);
         this.socket = Objects.requireNonNull(socket, "socket");
         this.active = active;
+        // BSD/macOS: EPIPE instead of a SIGPIPE that would end the JVM. Linux has no such option (0): unix-common
+        // sends with MSG_NOSIGNAL there.
+        int res = KQueueSocketNative.setNoSigPipe(socket.intValue());
+        if (res < 0) {
+            logDebug("Failed to set SO_NOSIGPIPE on " + socket, Errors.newIoException("setsockopt(SO_NOSIGPIPE)", res));
+        }
     }
 
     /**

@@ -3,8 +3,10 @@ package io.weir.channel.kqueue;
 import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.DefaultChannelConfig;
+import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -105,6 +107,10 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
             return socket.getTrafficClass();
         } else if (option == KQueueChannelOption.SO_REUSEPORT) {
             return socket.isReusePort();
+        } else if (option == KQueueChannelOption.TCP_NOPUSH) {
+            return check(KQueueSocketNative.getTcpNoPush(openFd()), "getsockopt(TCP_NOPUSH)") != 0;
+        } else if (option == KQueueChannelOption.SO_SNDLOWAT) {
+            return check(KQueueSocketNative.getSndLowAt(openFd()), "getsockopt(SO_SNDLOWAT)");
         }
         throw new IllegalArgumentException("not a socket option of this config: " + option);
     }
@@ -126,9 +132,31 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
             socket.setTrafficClass((Integer) value);
         } else if (option == KQueueChannelOption.SO_REUSEPORT) {
             socket.setReusePort((Boolean) value);
+        } else if (option == KQueueChannelOption.TCP_NOPUSH) {
+            check(KQueueSocketNative.setTcpNoPush(openFd(), (Boolean) value ? 1 : 0), "setsockopt(TCP_NOPUSH)");
+        } else if (option == KQueueChannelOption.SO_SNDLOWAT) {
+            int bytes = (Integer) value;
+            if (bytes < 1) {
+                throw new IllegalArgumentException(option + ": " + bytes + " (expected: >= 1)");
+            }
+            check(KQueueSocketNative.setSndLowAt(openFd(), bytes), "setsockopt(SO_SNDLOWAT)");
         } else {
             throw new IllegalArgumentException("not a socket option of this config: " + option);
         }
+    }
+
+    private static int check(int result, String operation) throws IOException {
+        if (result < 0) {
+            throw Errors.newIoException(operation, result);
+        }
+        return result;
+    }
+
+    private int openFd() throws IOException {
+        if (!socket.isOpen()) {
+            throw new ClosedChannelException();
+        }
+        return socket.intValue();
     }
 
     @Override

@@ -14,7 +14,8 @@ import java.io.IOException;
 
 /**
  * A Unix domain stream connection driven by a {@link KQueueIoHandler}, addressed by {@link DomainSocketAddress}.
- * Reads, writes and half-closure as {@link KQueueSocketChannel}; options {@code SO_SNDBUF} and {@code SO_RCVBUF}.
+ * Reads, writes and half-closure as {@link KQueueSocketChannel}; options {@code SO_SNDBUF}, {@code SO_RCVBUF}
+ * and {@link KQueueChannelOption#SO_SNDLOWAT}.
  *
  * <p>Thread-safe as every {@link io.weir.channel.Channel}.
  */
@@ -43,7 +44,8 @@ public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel
     private KQueueDomainSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
         super(parent, checkCompatible(eventLoop, socket), socket, active);
         this.config = new KQueueChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                KQueueChannelConfig.NO_BACKLOG, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF);
+                KQueueChannelConfig.NO_BACKLOG, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
+                KQueueChannelOption.SO_SNDLOWAT);
     }
 
     /** Opens a Unix domain stream socket, turning a failure into a {@link ChannelException}. */

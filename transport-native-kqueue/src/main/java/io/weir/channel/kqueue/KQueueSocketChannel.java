@@ -21,8 +21,9 @@ import java.net.InetSocketAddress;
  * }</pre>
  *
  * <p>Options: the standard socket options ({@code SO_KEEPALIVE}, {@code SO_SNDBUF}, {@code SO_RCVBUF},
- * {@code SO_REUSEADDR}, {@code SO_LINGER}, {@code TCP_NODELAY}, {@code IP_TOS}) and
- * {@link KQueueChannelOption#SO_REUSEPORT}, each read from and written to the socket.
+ * {@code SO_REUSEADDR}, {@code SO_LINGER}, {@code TCP_NODELAY}, {@code IP_TOS}),
+ * {@link KQueueChannelOption#SO_REUSEPORT}, {@link KQueueChannelOption#TCP_NOPUSH} and
+ * {@link KQueueChannelOption#SO_SNDLOWAT}, each read from and written to the socket.
  *
  * <p>Thread-safe as every {@link io.weir.channel.Channel}.
  */
@@ -53,7 +54,8 @@ public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
         this.config = new KQueueChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
                 KQueueChannelConfig.NO_BACKLOG, ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF,
                 ChannelOption.SO_RCVBUF, ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER,
-                ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS, KQueueChannelOption.SO_REUSEPORT);
+                ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS, KQueueChannelOption.SO_REUSEPORT,
+                KQueueChannelOption.TCP_NOPUSH, KQueueChannelOption.SO_SNDLOWAT);
         try {
             socket.setTcpNoDelay(true);
         } catch (IOException e) {
