@@ -54,10 +54,10 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * <p><b>Triggering.</b> Always edge-triggered ({@code EV_CLEAR}); see {@link KQueueIoOps}.
  *
  * <p><b>Descriptors closed before their registration is cancelled.</b> A BSD kernel drops a descriptor's filters
- * when it is closed; libkqueue cannot notice a close and keeps them (its BUGS.md). So the handler deletes both
+ * when it is closed; libkqueue cannot notice a close and keeps them (its BUGS.md). So the handler deletes the
  * filters of a cancelled registration whether or not its descriptor is still open (a kernel answers
- * {@code ENOENT}, which is ignored), and before adding a descriptor number it deletes whatever an earlier owner of
- * that number may have left behind. A stale event may reach the new handle meanwhile, which readiness semantics
+ * {@code ENOENT}, which is ignored), and on libkqueue, before adding a descriptor number, it deletes whatever an
+ * earlier owner of that number may have left behind. A stale event may reach the new handle meanwhile, which readiness semantics
  * allow.
  *
  * <p><b>Threads.</b> Every method but {@link #wakeup()} runs on the event loop; registrations may be cancelled
@@ -83,10 +83,12 @@ public final class KQueueIoHandler implements IoHandler {
     static final short EVFILT_USER = (short) Native.evfiltUser();
 
     /**
-     * Whether deleting one filter of a descriptor must be followed by deleting and re-adding the other: on
-     * libkqueue, whose epoll entry for the descriptor otherwise loses {@code EPOLLET} (see {@link #modify}).
+     * Whether kqueue is libkqueue's emulation, whose differences from a kernel the handler works around: deleting
+     * one filter of a descriptor must be followed by deleting and re-adding the other (the descriptor's epoll entry
+     * otherwise loses {@code EPOLLET}, see {@link #modify}), and a number must be cleared of filters an earlier
+     * owner closed without deleting before it is registered (a kernel drops them on close).
      */
-    static final boolean REINSTATE_SURVIVORS = Native.isLibKQueue() != 0;
+    static final boolean EMULATED = Native.isLibKQueue() != 0;
 
     private static final LoopLogger LOGGER = LoopLogger.of(KQueueIoHandler.class);
     private static final long WAIT_FOREVER = -1;
@@ -320,7 +322,7 @@ public final class KQueueIoHandler implements IoHandler {
                 existing.cancel();
                 closeQuietly(existing.handle);
             }
-        } else {
+        } else if (EMULATED) {
             // Whatever a previous owner closed without cancelling may still be in libkqueue's tables.
             deleteFilters(number, KQueueIoOps.READ.with(KQueueIoOps.WRITE));
         }
@@ -335,7 +337,7 @@ public final class KQueueIoHandler implements IoHandler {
         int number = registration.fd.intValue();
         int added = ops.value() & ~old.value();
         int removed = old.value() & ~ops.value();
-        if (REINSTATE_SURVIVORS && removed != 0 && (old.value() & ops.value()) != 0) {
+        if (EMULATED && removed != 0 && (old.value() & ops.value()) != 0) {
             // libkqueue re-registers the descriptor's epoll entry for the surviving filter without EPOLLET when
             // the other is deleted, turning it level-triggered: delete it too and add it afresh.
             added = ops.value();
