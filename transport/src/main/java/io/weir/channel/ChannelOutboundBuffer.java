@@ -5,12 +5,9 @@ import io.weir.buffer.ByteBufHolder;
 import io.weir.buffer.Unpooled;
 import io.weir.util.Recycler;
 import io.weir.util.ReferenceCountUtil;
-import io.weir.util.concurrent.FastThreadLocal;
 import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -19,7 +16,10 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 /**
  * The queue of a channel's outbound messages: written but not yet flushed, and flushed but not yet
  * (completely) sent. The transport drains the flushed part in its
- * {@link AbstractChannel#doWrite(ChannelOutboundBuffer)}.
+ * {@link AbstractChannel#doWrite(ChannelOutboundBuffer)}: message by message ({@link #current()},
+ * {@link #remove()}), or by visiting the flushed messages ({@link #forEachFlushedMessage}) to fill its own
+ * gathering write (an iovec array for the native transports, NIO buffers for NIO) and accounting for what the
+ * kernel took with {@link #removeBytes}. The buffer itself knows no transport.
  *
  * <pre>
  *  flushedEntry --&gt; ... --&gt; unflushedEntry --&gt; ... --&gt; tailEntry
@@ -50,17 +50,9 @@ public final class ChannelOutboundBuffer {
     public static final int ENTRY_OVERHEAD_BYTES_DEFAULT = 96;
     static final int ENTRY_OVERHEAD_BYTES = Math.max(0,
             SystemProperties.getInt("io.weir.transport.outboundBufferEntryOverheadBytes", ENTRY_OVERHEAD_BYTES_DEFAULT));
-    private static final int INITIAL_NIO_BUFFERS = 1024;
     private static final int WATER_MARK_BIT = 1;
 
     private static final LoopLogger LOGGER = LoopLogger.of(ChannelOutboundBuffer.class);
-
-    private static final FastThreadLocal<ByteBuffer[]> NIO_BUFFERS = new FastThreadLocal<>() {
-        @Override
-        protected ByteBuffer[] initialValue() {
-            return new ByteBuffer[INITIAL_NIO_BUFFERS];
-        }
-    };
 
     private static final AtomicLongFieldUpdater<ChannelOutboundBuffer> TOTAL_PENDING_SIZE =
             AtomicLongFieldUpdater.newUpdater(ChannelOutboundBuffer.class, "totalPendingSize");
@@ -77,8 +69,6 @@ public final class ChannelOutboundBuffer {
     private Entry unflushedEntry;
     private Entry tailEntry;
     private int flushed;
-    private int nioBufferCount;
-    private long nioBufferSize;
     private boolean inFail;
 
     private volatile long totalPendingSize;
@@ -231,7 +221,6 @@ public final class ChannelOutboundBuffer {
     public boolean remove() {
         Entry e = flushedEntry;
         if (e == null) {
-            clearNioBuffers();
             return false;
         }
         Object msg = e.msg;
@@ -260,7 +249,6 @@ public final class ChannelOutboundBuffer {
     private boolean remove0(Throwable cause, boolean notifyWritability) {
         Entry e = flushedEntry;
         if (e == null) {
-            clearNioBuffers();
             return false;
         }
         Object msg = e.msg;
@@ -327,15 +315,12 @@ public final class ChannelOutboundBuffer {
                     if (writtenBytes != 0) {
                         buf.readerIndex(readerIndex + (int) writtenBytes);
                         progress(entry, writtenBytes);
-                        // The cached ByteBuffer no longer starts at the reader index.
-                        entry.clearNioCache();
                     }
                     break;
                 }
             }
         } finally {
             decrementPendingOutboundBytes(removedPendingBytes, true);
-            clearNioBuffers();
         }
     }
 
@@ -360,110 +345,6 @@ public final class ChannelOutboundBuffer {
         ReferenceCountUtil.safeRelease(msg);
         safeSuccess(promise);
         return size;
-    }
-
-    private void clearNioBuffers() {
-        int count = nioBufferCount;
-        if (count > 0) {
-            nioBufferCount = 0;
-            Arrays.fill(NIO_BUFFERS.get(), 0, count, null);
-        }
-    }
-
-    /**
-     * The flushed {@link ByteBuf}s at the head of the queue as NIO buffers, for a gathering write: at most
-     * {@code maxCount} buffers and, unless the first buffer alone is larger, at most {@code maxBytes} bytes.
-     * Stops at the first message that is not a {@code ByteBuf}. The array is cached per thread and reused by
-     * the next call; only its first {@link #nioBufferCount()} slots are valid. Event loop only.
-     *
-     * @throws IllegalArgumentException if {@code maxCount} or {@code maxBytes} is not positive
-     */
-    public ByteBuffer[] nioBuffers(int maxCount, long maxBytes) {
-        if (maxCount <= 0) {
-            throw new IllegalArgumentException("maxCount: " + maxCount + " (expected: > 0)");
-        }
-        if (maxBytes <= 0) {
-            throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: > 0)");
-        }
-        long size = 0;
-        int count = 0;
-        ByteBuffer[] buffers = NIO_BUFFERS.get();
-        Entry entry = flushedEntry;
-        while (entry != null && entry != unflushedEntry && entry.msg instanceof ByteBuf buf) {
-            if (!entry.cancelled) {
-                int readerIndex = buf.readerIndex();
-                int readable = buf.writerIndex() - readerIndex;
-                if (readable > 0) {
-                    if (maxBytes - readable < size && count != 0) {
-                        break;
-                    }
-                    size += readable;
-                    int entryCount = entry.count;
-                    if (entryCount == -1) {
-                        entryCount = buf.nioBufferCount();
-                        entry.count = entryCount;
-                    }
-                    int needed = Math.min(maxCount, count + entryCount);
-                    if (needed > buffers.length) {
-                        buffers = expand(buffers, needed, count);
-                        NIO_BUFFERS.set(buffers);
-                    }
-                    if (entryCount == 1) {
-                        ByteBuffer nioBuf = entry.buf;
-                        if (nioBuf == null) {
-                            nioBuf = buf.internalNioBuffer(readerIndex, readable);
-                            entry.buf = nioBuf;
-                        }
-                        buffers[count++] = nioBuf;
-                    } else {
-                        ByteBuffer[] nioBufs = entry.bufs;
-                        if (nioBufs == null) {
-                            nioBufs = buf.nioBuffers(readerIndex, readable);
-                            entry.bufs = nioBufs;
-                        }
-                        for (int i = 0; i < nioBufs.length && count < maxCount; i++) {
-                            ByteBuffer nioBuf = nioBufs[i];
-                            if (nioBuf == null) {
-                                break;
-                            }
-                            if (nioBuf.hasRemaining()) {
-                                buffers[count++] = nioBuf;
-                            }
-                        }
-                    }
-                    if (count >= maxCount) {
-                        break;
-                    }
-                }
-            }
-            entry = entry.next;
-        }
-        this.nioBufferCount = count;
-        this.nioBufferSize = size;
-        return buffers;
-    }
-
-    private static ByteBuffer[] expand(ByteBuffer[] array, int needed, int size) {
-        int newCapacity = array.length;
-        do {
-            newCapacity <<= 1;
-            if (newCapacity < 0) {
-                throw new IllegalStateException("too many NIO buffers: " + needed);
-            }
-        } while (needed > newCapacity);
-        ByteBuffer[] grown = new ByteBuffer[newCapacity];
-        System.arraycopy(array, 0, grown, 0, size);
-        return grown;
-    }
-
-    /** The number of valid buffers the last {@link #nioBuffers} call returned. Event loop only. */
-    public int nioBufferCount() {
-        return nioBufferCount;
-    }
-
-    /** The bytes in the buffers the last {@link #nioBuffers} call returned. Event loop only. */
-    public long nioBufferSize() {
-        return nioBufferSize;
     }
 
     /** Whether the channel is writable as far as this buffer is concerned. Any thread. */
@@ -643,7 +524,6 @@ public final class ChannelOutboundBuffer {
         tailEntry = null;
         flushedEntry = null;
         flushed = 0;
-        clearNioBuffers();
     }
 
     private static void safeSuccess(ChannelPromise promise) {
@@ -683,13 +563,10 @@ public final class ChannelOutboundBuffer {
         private final Recycler.Handle<Entry> handle;
         Entry next;
         Object msg;
-        ByteBuffer[] bufs;
-        ByteBuffer buf;
         ChannelPromise promise;
         long progress;
         long total;
         int pendingSize;
-        int count = -1;
         boolean cancelled;
 
         private Entry(Recycler.Handle<Entry> handle) {
@@ -717,26 +594,16 @@ public final class ChannelOutboundBuffer {
             pendingSize = 0;
             total = 0;
             progress = 0;
-            clearNioCache();
             return pending;
-        }
-
-        void clearNioCache() {
-            buf = null;
-            bufs = null;
-            count = -1;
         }
 
         void recycle() {
             next = null;
             msg = null;
-            bufs = null;
-            buf = null;
             promise = null;
             progress = 0;
             total = 0;
             pendingSize = 0;
-            count = -1;
             cancelled = false;
             handle.recycle(this);
         }

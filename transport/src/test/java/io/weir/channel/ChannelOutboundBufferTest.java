@@ -7,6 +7,7 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.CompositeByteBuf;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.channel.nio.internal.NioBufferGatherer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -20,9 +21,11 @@ class ChannelOutboundBufferTest {
     private final List<String> events = new ArrayList<>();
     private final EmbeddedChannel channel = new EmbeddedChannel(new RecordingHandler("h", events));
     private final ChannelOutboundBuffer buffer = ((AbstractChannel) channel).outboundBufferOrNull();
+    private final NioBufferGatherer gatherer = NioBufferGatherer.ofThisThread();
 
     @AfterEach
     void tearDown() {
+        gatherer.clear();
         buffer.close(new IOException("test over"));
         channel.finishAndReleaseAll();
     }
@@ -117,52 +120,52 @@ class ChannelOutboundBufferTest {
     }
 
     @Test
-    void nioBuffersGatherFlushedBuffersWithinTheLimits() {
+    void nioBuffersGatherFlushedBuffersWithinTheLimits() throws Exception {
         add(buf(10));
         add(buf(20));
         add(buf(30));
         add(buf(40));
         buffer.addFlush();
         add(buf(50));
-        ByteBuffer[] all = buffer.nioBuffers(1024, Long.MAX_VALUE);
-        assertThat(buffer.nioBufferCount()).isEqualTo(4);
-        assertThat(buffer.nioBufferSize()).isEqualTo(100);
+        ByteBuffer[] all = gatherer.gather(buffer, 1024, Long.MAX_VALUE);
+        assertThat(gatherer.count()).isEqualTo(4);
+        assertThat(gatherer.size()).isEqualTo(100);
         assertThat(all[0].remaining()).isEqualTo(10);
         assertThat(all[3].remaining()).isEqualTo(40);
-        buffer.nioBuffers(2, Long.MAX_VALUE);
-        assertThat(buffer.nioBufferCount()).isEqualTo(2);
-        assertThat(buffer.nioBufferSize()).isEqualTo(30);
-        buffer.nioBuffers(1024, 35);
-        assertThat(buffer.nioBufferCount()).isEqualTo(2);
+        gatherer.gather(buffer, 2, Long.MAX_VALUE);
+        assertThat(gatherer.count()).isEqualTo(2);
+        assertThat(gatherer.size()).isEqualTo(30);
+        gatherer.gather(buffer, 1024, 35);
+        assertThat(gatherer.count()).isEqualTo(2);
         // The first buffer is always offered, even above the byte limit, so a write can make progress.
-        buffer.nioBuffers(1024, 1);
-        assertThat(buffer.nioBufferCount()).isEqualTo(1);
-        assertThat(buffer.nioBufferSize()).isEqualTo(10);
+        gatherer.gather(buffer, 1024, 1);
+        assertThat(gatherer.count()).isEqualTo(1);
+        assertThat(gatherer.size()).isEqualTo(10);
     }
 
     @Test
-    void nioBuffersAfterAPartialWriteStartAtTheReaderIndex() {
+    void nioBuffersAfterAPartialWriteStartAtTheReaderIndex() throws Exception {
         ByteBuf a = Unpooled.buffer(8).writeLong(0x0102030405060708L);
         add(a);
         buffer.addFlush();
-        buffer.nioBuffers(16, 1024);
+        gatherer.gather(buffer, 16, 1024);
         buffer.removeBytes(3);
-        ByteBuffer[] nio = buffer.nioBuffers(16, 1024);
-        assertThat(buffer.nioBufferCount()).isEqualTo(1);
+        ByteBuffer[] nio = gatherer.gather(buffer, 16, 1024);
+        assertThat(gatherer.count()).isEqualTo(1);
         assertThat(nio[0].remaining()).isEqualTo(5);
         assertThat(nio[0].get(nio[0].position())).isEqualTo((byte) 4);
     }
 
     @Test
-    void nioBuffersExpandCompositeBuffers() {
+    void nioBuffersExpandCompositeBuffers() throws Exception {
         CompositeByteBuf composite = Unpooled.compositeBuffer();
         composite.addComponent(true, buf(3));
         composite.addComponent(true, buf(4));
         add(composite);
         buffer.addFlush();
-        buffer.nioBuffers(16, 1024);
-        assertThat(buffer.nioBufferCount()).isEqualTo(2);
-        assertThat(buffer.nioBufferSize()).isEqualTo(7);
+        gatherer.gather(buffer, 16, 1024);
+        assertThat(gatherer.count()).isEqualTo(2);
+        assertThat(gatherer.size()).isEqualTo(7);
     }
 
     @Test
@@ -188,7 +191,7 @@ class ChannelOutboundBufferTest {
     }
 
     @Test
-    void gatheringRemovalCountsEveryBufferOnceEvenWhenAListenerWritesMeanwhile() {
+    void gatheringRemovalCountsEveryBufferOnceEvenWhenAListenerWritesMeanwhile() throws Exception {
         channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(OVERHEAD + 10, 3 * OVERHEAD + 100));
         ChannelPromise first = add(buf(40));
         ChannelPromise second = add(buf(40));
@@ -199,8 +202,8 @@ class ChannelOutboundBufferTest {
         buffer.addFlush();
         assertThat(buffer.isWritable()).isFalse();
         assertThat(writabilityEvents()).containsExactly("h:writability(false)");
-        buffer.nioBuffers(16, Long.MAX_VALUE);
-        assertThat(buffer.nioBufferCount()).isEqualTo(3);
+        gatherer.gather(buffer, 16, Long.MAX_VALUE);
+        assertThat(gatherer.count()).isEqualTo(3);
         buffer.removeBytes(120);
         assertThat(List.of(first, second, third)).allMatch(ChannelPromise::isSuccess);
         assertThat(buffer.isEmpty()).isTrue();

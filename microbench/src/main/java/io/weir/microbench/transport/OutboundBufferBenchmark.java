@@ -10,7 +10,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * A channel's outbound queue under a write burst: add {@code entries} messages, flush them, and drain them
  * either one by one ({@code remove()}, as a transport writing message by message does) or with one gathering
- * pass ({@code nioBuffers} then {@code removeBytes}, as the NIO transport does). Weir's
+ * pass (NIO buffers gathered, then {@code removeBytes}, as the NIO transport does: Weir's through its
+ * {@code NioBufferGatherer}, Netty's through {@code nioBuffers}). Weir's
  * {@code ChannelOutboundBuffer} against Netty's, reached through each framework's {@code EmbeddedChannel}
  * (Netty's through {@code unsafe().outboundBuffer()}). Each message is the same {@value #MESSAGE_BYTES}-byte
  * heap buffer, retained once per add so that the release on removal balances it; the void promise keeps
@@ -95,16 +96,19 @@ public class OutboundBufferBenchmark extends AbstractMicrobenchmark {
     @Benchmark
     @Fork(value = FORKS, jvmArgsAppend = {HEAP_MIN, HEAP_MAX, WEIR_NO_LEAK_DETECTION, NETTY_NO_LEAK_DETECTION,
             CUSTOM_EXECUTOR, WEIR_THREADS})
-    public long weirAddFlushGather() {
+    public long weirAddFlushGather() throws Exception {
         io.weir.channel.ChannelOutboundBuffer buf = weir;
         for (int i = 0; i < entries; i++) {
             buf.addMessage(weirMsg.retain(), MESSAGE_BYTES, weirPromise);
         }
         buf.addFlush();
-        buf.nioBuffers(MAX_NIO_BUFFERS, Long.MAX_VALUE);
-        long bytes = buf.nioBufferSize();
+        io.weir.channel.nio.internal.NioBufferGatherer gatherer =
+                io.weir.channel.nio.internal.NioBufferGatherer.ofThisThread();
+        gatherer.gather(buf, MAX_NIO_BUFFERS, Long.MAX_VALUE);
+        long bytes = gatherer.size();
         // Whole buffers written: removeBytes leaves the shared buffer's reader index alone.
         buf.removeBytes(bytes);
+        gatherer.clear();
         return bytes;
     }
 

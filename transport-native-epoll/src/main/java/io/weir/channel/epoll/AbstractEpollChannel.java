@@ -8,6 +8,7 @@ import io.weir.channel.IoHandle;
 import io.weir.channel.IoRegistration;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.EdgeTriggeredInput;
 import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -19,24 +20,9 @@ import java.util.Objects;
  * {@link EpollIoHandler} through an {@link EpollIoHandle} of its own, with the watched events set through the
  * {@link IoRegistration} as {@link EpollIoOps}. Notification is edge-triggered.
  *
- * <h2>Edge-triggered reading without lost readiness</h2>
- * An edge is reported once per change; a channel that does not read everything now will not hear about the
- * rest again. So the channel remembers whether its socket may still hold input ({@code maybeMoreInput}): set
- * when a read loop stopped before the kernel said "nothing more" (a read that returned nothing, a read that
- * did not fill its buffer, or the end of the stream), when the loop was cut short by
- * {@link io.weir.channel.ChannelOption#MAX_MESSAGES_PER_READ} or auto-read, and when readiness arrived while
- * nobody wanted to read. Then:
- * <ul>
- *   <li>if a read is wanted (auto-read, or a pending {@link Channel#read()}) and {@code EPOLLIN} is watched,
- *       the read loop runs again as a task after the loop's other work (so one busy peer cannot starve the
- *       others);</li>
- *   <li>if no read is wanted, {@code EPOLLIN} is no longer watched (no wake-ups for data nobody reads; the peer
- *       meets a full window). {@link Channel#read()} watches it again, and re-adding an event with
- *       {@code epoll_ctl(EPOLL_CTL_MOD)} makes the kernel report it at once if the socket is readable: the
- *       readiness missed meanwhile comes back.</li>
- * </ul>
- * After {@code EPOLLRDHUP} (the peer's FIN) a read that does not fill its buffer is no proof of an empty
- * socket, since the end of the stream comes without another edge: the channel goes on until it reads it.
+ * <p>Reading is edge-triggered; unix-common's {@link EdgeTriggeredInput} keeps the state that makes sure no
+ * readiness is lost (see there), with {@code EPOLLIN} as the read interest and {@code EPOLLRDHUP} as the peer's
+ * FIN.
  *
  * <p>{@code EPOLLERR} and {@code EPOLLHUP} are handled as read readiness of a connected channel (the read
  * then reports the error or the end of the stream, which closes the channel) and as write readiness (a pending
@@ -49,15 +35,11 @@ abstract class AbstractEpollChannel extends AbstractChannel {
 
     final Socket socket;
     private final EpollHandle handle = new EpollHandle();
-    private final Runnable readReadyTask = this::readReadyTask;
+    private final EdgeTriggeredInput input;
     private final Runnable flushTask = this::writeFlushed;
 
     // Event loop only.
     private EpollIoOps ops;
-    private boolean readPending;
-    private boolean maybeMoreInput;
-    private boolean readReadyScheduled;
-    private boolean rdHupReceived;
     private boolean connectPending;
     private IOException connectFailure;
 
@@ -76,6 +58,7 @@ abstract class AbstractEpollChannel extends AbstractChannel {
         this.socket = Objects.requireNonNull(socket, "socket");
         this.active = active;
         this.ops = baseOps;
+        this.input = new EdgeTriggeredInput(this, new InputHooks());
     }
 
     /**
@@ -250,10 +233,7 @@ abstract class AbstractEpollChannel extends AbstractChannel {
 
     @Override
     protected void doBeginRead() throws Exception {
-        readPending = true;
-        if (!inputSuspended()) {
-            watchInput();
-        }
+        input.beginRead(inputSuspended());
     }
 
     /**
@@ -266,45 +246,27 @@ abstract class AbstractEpollChannel extends AbstractChannel {
 
     /** Makes sure read readiness is heard, including input that is waiting already. Event loop only. */
     final void watchInput() {
-        if (!hasOps(EpollIoOps.EPOLLIN)) {
-            // EPOLL_CTL_MOD reports the socket at once if it is readable: nothing missed meanwhile is lost.
-            addOps(EpollIoOps.EPOLLIN);
-        } else if (maybeMoreInput) {
-            // Watched already, so no new edge will come for what is waiting.
-            scheduleReadReady();
-        }
+        input.watchInput();
     }
 
     /** Whether a read was asked for ({@link Channel#read()} or auto-read) and not yet served. Event loop only. */
     final boolean isReadPending() {
-        return readPending;
+        return input.isReadPending();
     }
 
     /** Marks the pending read as served: something was delivered. Event loop only. */
     final void readServed() {
-        readPending = false;
+        input.readServed();
     }
 
     /** Whether the peer's FIN was reported ({@code EPOLLRDHUP}, {@code EPOLLHUP}): read on until the end of stream. */
     final boolean rdHupReceived() {
-        return rdHupReceived;
+        return input.peerFinReceived();
     }
 
     /** Auto-read was turned off: stop reading after the current loop. Safe from any thread. */
     final void clearReadPending() {
-        EventLoop loop = eventLoop();
-        if (loop.inEventLoop()) {
-            clearReadPending0();
-        } else {
-            loop.execute(this::clearReadPending0);
-        }
-    }
-
-    private void clearReadPending0() {
-        readPending = false;
-        if (!config().isAutoRead() && isOpen() && !hasQueuedInputWork()) {
-            removeOps(EpollIoOps.EPOLLIN);
-        }
+        input.clearReadPending();
     }
 
     /**
@@ -315,70 +277,25 @@ abstract class AbstractEpollChannel extends AbstractChannel {
         return false;
     }
 
-    final void scheduleReadReady() {
-        if (!readReadyScheduled) {
-            readReadyScheduled = true;
-            eventLoop().execute(readReadyTask);
-        }
-    }
-
-    private void readReadyTask() {
-        readReadyScheduled = false;
-        if (isOpen() && isRegistered()) {
-            readReady();
-        }
-    }
-
-    /**
-     * Runs the read loop if a read is wanted; otherwise remembers that input may be waiting and stops
-     * watching for more. Event loop only.
-     */
-    final void readReady() {
-        if (!readPending && !config().isAutoRead() && !hasQueuedInputWork()) {
-            maybeMoreInput = true;
-            removeOps(EpollIoOps.EPOLLIN);
-            return;
-        }
-        maybeMoreInput = false;
-        readLoop();
-    }
-
     /**
      * The read loop of the subclass: reads, fires {@code channelRead} per message and {@code channelReadComplete}
-     * once, and ends with {@link #readLoopDone(boolean)}. Event loop only.
+     * once, and ends with {@link #readLoopDone()}. Event loop only.
      */
     abstract void readLoop();
 
-    /**
-     * Ends a read loop. Call it after {@code channelRead}s and before {@code channelReadComplete}, so a
-     * {@link Channel#read()} from {@code channelReadComplete} sees the new state.
-     *
-     * @param drained whether the kernel said there is nothing more: a read returned nothing, did not fill its
-     *        buffer (before any FIN), or reached the end of the stream
-     */
+    /** See {@link EdgeTriggeredInput#readLoopEnded(boolean)}. */
     final void readLoopEnded(boolean drained) {
-        maybeMoreInput = !drained;
+        input.readLoopEnded(drained);
     }
 
     /** After {@code channelReadComplete}: re-run the loop later, or stop watching {@code EPOLLIN}. */
     final void readLoopDone() {
-        if (!isOpen()) {
-            return;
-        }
-        if (!readPending && !config().isAutoRead() && !hasQueuedInputWork()) {
-            removeOps(EpollIoOps.EPOLLIN);
-        } else if (maybeMoreInput && hasOps(EpollIoOps.EPOLLIN)) {
-            scheduleReadReady();
-        }
+        input.readLoopDone();
     }
 
     /** The input is done (shut down or at its end): no more reads, no more read readiness. */
     final void inputDone() {
-        readPending = false;
-        maybeMoreInput = false;
-        if (isOpen()) {
-            removeOps(EpollIoOps.EPOLLIN.with(EpollIoOps.EPOLLRDHUP));
-        }
+        input.inputDone();
     }
 
     // ---------------------------------------------------------------- writing
@@ -432,7 +349,7 @@ abstract class AbstractEpollChannel extends AbstractChannel {
             return;
         }
         if (event.isReadHangUp() || event.isHangUp()) {
-            rdHupReceived = true;
+            input.peerFin();
         }
         if ((event.isWritable() || event.isError()) && hasOps(EpollIoOps.EPOLLOUT)) {
             removeOps(EpollIoOps.EPOLLOUT);
@@ -442,7 +359,7 @@ abstract class AbstractEpollChannel extends AbstractChannel {
             }
         }
         if (event.isReadable() || event.isReadHangUp() || event.isHangUp() || event.isError()) {
-            readReady();
+            input.readReady();
         }
     }
 
@@ -472,6 +389,39 @@ abstract class AbstractEpollChannel extends AbstractChannel {
     @Override
     public String toString() {
         return getClass().getSimpleName() + super.toString();
+    }
+
+    /** The read interest as epoll events. */
+    private final class InputHooks implements EdgeTriggeredInput.Hooks {
+        @Override
+        public boolean isReadWatched() {
+            return hasOps(EpollIoOps.EPOLLIN);
+        }
+
+        @Override
+        public void watchRead() {
+            addOps(EpollIoOps.EPOLLIN);
+        }
+
+        @Override
+        public void unwatchRead() {
+            removeOps(EpollIoOps.EPOLLIN);
+        }
+
+        @Override
+        public void unwatchInput() {
+            removeOps(EpollIoOps.EPOLLIN.with(EpollIoOps.EPOLLRDHUP));
+        }
+
+        @Override
+        public boolean hasQueuedInputWork() {
+            return AbstractEpollChannel.this.hasQueuedInputWork();
+        }
+
+        @Override
+        public void readLoop() {
+            AbstractEpollChannel.this.readLoop();
+        }
     }
 
     /** The channel's face towards the {@link EpollIoHandler}. */

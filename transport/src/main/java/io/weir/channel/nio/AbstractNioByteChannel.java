@@ -11,6 +11,8 @@ import io.weir.channel.ChannelPipeline;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FileRegion;
 import io.weir.channel.RecvByteBufAllocator;
+import io.weir.channel.internal.GatheringWriteLimit;
+import io.weir.channel.nio.internal.NioBufferGatherer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
@@ -38,14 +40,10 @@ import java.nio.channels.SelectableChannel;
 public abstract class AbstractNioByteChannel extends AbstractNioChannel {
     /** Most buffers one gathering write hands to the kernel (a common {@code IOV_MAX}). */
     public static final int MAX_BUFFERS_PER_GATHERING_WRITE = 1024;
-    /** Fewest bytes a gathering write is allowed to ask for, whatever the socket took last time. */
-    static final int MIN_BYTES_PER_GATHERING_WRITE = 4096;
-    /** Bytes a gathering write asks for before the socket's send buffer size is known. */
-    static final int INITIAL_BYTES_PER_GATHERING_WRITE = 128 * 1024;
 
-    // Event loop only: adapts to what the socket takes per call, so nioBuffers() does not build arrays for
+    // Event loop only: adapts to what the socket takes per call, so the gatherer does not build arrays for
     // bytes the kernel would refuse anyway.
-    private long maxBytesPerGatheringWrite = INITIAL_BYTES_PER_GATHERING_WRITE;
+    private final GatheringWriteLimit gatheringWriteLimit = new GatheringWriteLimit(Integer.MAX_VALUE);
 
     /** A byte channel over {@code ch}; see {@link AbstractNioChannel}. */
     protected AbstractNioByteChannel(Channel parent, EventLoop eventLoop, SelectableChannel ch) {
@@ -63,7 +61,7 @@ public abstract class AbstractNioByteChannel extends AbstractNioChannel {
 
     /** Sets the starting size of gathering writes, from the socket's send buffer. */
     protected final void maxBytesPerGatheringWrite(long bytes) {
-        maxBytesPerGatheringWrite = Math.max(MIN_BYTES_PER_GATHERING_WRITE, bytes);
+        gatheringWriteLimit.bytes(bytes);
     }
 
     @Override
@@ -193,35 +191,29 @@ public abstract class AbstractNioByteChannel extends AbstractNioChannel {
     }
 
     /** One gathering write of the flushed buffers at the head; {@code false} if the socket took nothing. */
-    private boolean writeBuffers(ChannelOutboundBuffer in) throws IOException {
-        ByteBuffer[] buffers = in.nioBuffers(MAX_BUFFERS_PER_GATHERING_WRITE, maxBytesPerGatheringWrite);
-        int count = in.nioBufferCount();
-        if (count == 0) {
-            // Only empty buffers at the head: account for them without a system call.
-            in.removeBytes(0);
-            return true;
-        }
-        long attempted = in.nioBufferSize();
-        GatheringByteChannel ch = gatheringChannel();
-        long written = count == 1 ? ch.write(buffers[0]) : ch.write(buffers, 0, count);
-        if (written <= 0) {
-            in.removeBytes(0);
-            return false;
-        }
-        adjustMaxBytesPerGatheringWrite(attempted, written);
-        in.removeBytes(written);
-        return true;
-    }
-
-    private void adjustMaxBytesPerGatheringWrite(long attempted, long written) {
-        if (attempted == written) {
-            // The socket took all of it: next time offer more, if this write was limited by the cap.
-            long doubled = attempted << 1;
-            if (doubled > maxBytesPerGatheringWrite) {
-                maxBytesPerGatheringWrite = Math.min(doubled, Integer.MAX_VALUE);
+    private boolean writeBuffers(ChannelOutboundBuffer in) throws Exception {
+        NioBufferGatherer gatherer = NioBufferGatherer.ofThisThread();
+        try {
+            ByteBuffer[] buffers = gatherer.gather(in, MAX_BUFFERS_PER_GATHERING_WRITE, gatheringWriteLimit.bytes());
+            int count = gatherer.count();
+            if (count == 0) {
+                // Only empty buffers at the head: account for them without a system call.
+                in.removeBytes(0);
+                return true;
             }
-        } else if (attempted > MIN_BYTES_PER_GATHERING_WRITE && written < attempted >>> 1) {
-            maxBytesPerGatheringWrite = Math.max(MIN_BYTES_PER_GATHERING_WRITE, attempted >>> 1);
+            long attempted = gatherer.size();
+            GatheringByteChannel ch = gatheringChannel();
+            long written = count == 1 ? ch.write(buffers[0]) : ch.write(buffers, 0, count);
+            if (written <= 0) {
+                in.removeBytes(0);
+                return false;
+            }
+            gatheringWriteLimit.adjust(attempted, written);
+            in.removeBytes(written);
+            return true;
+        } finally {
+            // The array is the thread's: it must not keep this channel's buffers reachable.
+            gatherer.clear();
         }
     }
 

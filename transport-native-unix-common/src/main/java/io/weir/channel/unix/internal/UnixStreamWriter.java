@@ -9,6 +9,7 @@ import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.DefaultFileRegion;
 import io.weir.channel.FileRegion;
 import io.weir.channel.internal.FileRegionAccess;
+import io.weir.channel.internal.GatheringWriteLimit;
 import io.weir.channel.unix.IovArray;
 import io.weir.channel.unix.Socket;
 import io.weir.util.concurrent.FastThreadLocal;
@@ -23,7 +24,7 @@ import java.util.Objects;
  * <p>A flush writes the flushed {@link ByteBuf}s with {@code send(2)} from the memory address when one buffer
  * holds bytes, and with {@code writev(2)} through an {@link IovArray} of the event loop's thread otherwise, so no
  * Java array is built. The bytes offered per {@code writev} adapt to what the socket took before: doubled when it
- * took everything, halved when it took less than half, between {@value #MIN_BYTES_PER_GATHERING_WRITE} and
+ * took everything, halved when it took less than half ({@link GatheringWriteLimit}), up to
  * {@link IovArray#DEFAULT_MAX_BYTES}. A {@link DefaultFileRegion} over a JDK file goes out with
  * {@code sendfile(2)}; other {@link FileRegion}s transfer themselves to a {@link SocketWritableChannel}.
  * Messages of the transport's own (epoll's splice, say) go to the {@link MessageWriter} it passes in.
@@ -34,11 +35,6 @@ import java.util.Objects;
  * channels had their turn).
  */
 public final class UnixStreamWriter {
-    /** Fewest bytes a gathering write offers the kernel, whatever the socket took last time. */
-    public static final int MIN_BYTES_PER_GATHERING_WRITE = 4096;
-    /** Bytes a gathering write offers before the socket's behaviour is known. */
-    public static final int INITIAL_BYTES_PER_GATHERING_WRITE = 128 * 1024;
-
     /** {@link #write}: everything flushed was written. */
     public static final int WRITE_DONE = 0;
     /** {@link #write}: the socket took nothing; wait for write readiness. */
@@ -80,7 +76,7 @@ public final class UnixStreamWriter {
     private final MessageWriter otherMessages;
     // Adapts to what the socket takes per call, so the iovec array is not filled with entries the kernel would
     // refuse anyway.
-    private long maxBytesPerGatheringWrite = INITIAL_BYTES_PER_GATHERING_WRITE;
+    private final GatheringWriteLimit gatheringWriteLimit = new GatheringWriteLimit(IovArray.DEFAULT_MAX_BYTES);
     // Created by the first FileRegion that transfers itself.
     private SocketWritableChannel writableChannel;
 
@@ -164,7 +160,7 @@ public final class UnixStreamWriter {
         IovFiller filler = IOV.get();
         IovArray iov = filler.iov;
         iov.clear();
-        iov.maxBytes(maxBytesPerGatheringWrite);
+        iov.maxBytes(gatheringWriteLimit.bytes());
         try {
             in.forEachFlushedMessage(filler);
             int count = iov.count();
@@ -179,7 +175,7 @@ public final class UnixStreamWriter {
             }
             long attempted = iov.size();
             long written = socket.writev(iov, 0, count);
-            adjustMaxBytesPerGatheringWrite(attempted, written);
+            gatheringWriteLimit.adjust(attempted, written);
             if (written <= 0) {
                 return false;
             }
@@ -247,21 +243,9 @@ public final class UnixStreamWriter {
         return file != null && "sun.nio.ch.FileChannelImpl".equals(file.getClass().getName()) ? file : null;
     }
 
-    private void adjustMaxBytesPerGatheringWrite(long attempted, long written) {
-        if (attempted == written) {
-            // The socket took all of it: next time offer more, in case this write was cut by the limit.
-            long doubled = attempted << 1;
-            if (doubled > maxBytesPerGatheringWrite) {
-                maxBytesPerGatheringWrite = Math.min(doubled, IovArray.DEFAULT_MAX_BYTES);
-            }
-        } else if (attempted > MIN_BYTES_PER_GATHERING_WRITE && written < attempted >>> 1) {
-            maxBytesPerGatheringWrite = Math.max(MIN_BYTES_PER_GATHERING_WRITE, attempted >>> 1);
-        }
-    }
-
     /** The bytes the next gathering write offers at most (for tests and metrics). Event loop only. */
     public long maxBytesPerGatheringWrite() {
-        return maxBytesPerGatheringWrite;
+        return gatheringWriteLimit.bytes();
     }
 
     /** Adds the readable bytes of each flushed direct buffer to the thread's iovec array until it is full. */
