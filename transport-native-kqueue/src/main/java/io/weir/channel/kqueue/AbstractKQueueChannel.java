@@ -10,6 +10,7 @@ import io.weir.channel.IoRegistration;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.EdgeTriggeredInput;
 import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -22,12 +23,10 @@ import java.util.Objects;
  * Filters are {@code EV_CLEAR}: a channel hears about readiness once per change.
  *
  * <h2>Input left behind</h2>
- * With edge notification, input the read loop did not take now produces no new event. The channel therefore
- * keeps {@code inputMayRemain}, true whenever a read loop stopped before the kernel said "nothing more" (cut
- * short by {@link io.weir.channel.ChannelOption#MAX_MESSAGES_PER_READ} or auto-read, or readiness that nobody
- * wanted to read). If a read is wanted and the read filter is kept, the loop runs again as a task after the event
- * loop's other work, so one busy peer cannot starve the others; if no read is wanted, the read filter is deleted,
- * and {@link Channel#read()} adds it again, which makes kqueue report a readable socket at once.
+ * Reading is edge-triggered; unix-common's {@link EdgeTriggeredInput}, shared with epoll, keeps the state that
+ * makes sure no readiness is lost (input left behind is read again as a task, or the read filter is deleted until
+ * {@link Channel#read()} adds it back, which makes kqueue report a readable socket at once). This class maps its
+ * interest to the read filter.
  *
  * <h2>End of stream and errors</h2>
  * {@code EV_EOF} on the read filter (the peer's FIN) makes the read loop go on until it reads the end of the
@@ -43,15 +42,11 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
 
     final Socket socket;
     private final Handle handle = new Handle();
-    private final Runnable readAgainTask = this::readAgain;
     private final Runnable flushTask = this::writeFlushed;
+    private final EdgeTriggeredInput input;
 
     // Event loop only.
     private KQueueIoOps ops = KQueueIoOps.NONE;
-    private boolean readRequested;
-    private boolean inputMayRemain;
-    private boolean readAgainQueued;
-    private boolean peerFin;
     private boolean connecting;
     private IOException connectError;
 
@@ -68,6 +63,7 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
         super(parent, eventLoop);
         this.socket = Objects.requireNonNull(socket, "socket");
         this.active = active;
+        this.input = new EdgeTriggeredInput(this, new InputHooks());
         // BSD/macOS: EPIPE instead of a SIGPIPE that would end the JVM. Linux has no such option (0): unix-common
         // sends with MSG_NOSIGNAL there.
         int res = KQueueSocketNative.setNoSigPipe(socket.intValue());
@@ -245,10 +241,7 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
 
     @Override
     protected void doBeginRead() throws Exception {
-        readRequested = true;
-        if (!inputPaused()) {
-            listenForInput();
-        }
+        input.beginRead(inputPaused());
     }
 
     /**
@@ -261,70 +254,27 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
 
     /** Makes sure read readiness is heard, input already waiting included. Event loop only. */
     final void listenForInput() {
-        if (!watches(KQueueIoOps.READ)) {
-            // Adding the filter reports a socket that is readable already: nothing waiting is missed.
-            watch(KQueueIoOps.READ);
-        } else if (inputMayRemain) {
-            // Kept already, so no new edge will announce what waits.
-            queueReadAgain();
-        }
+        input.watchInput();
     }
 
     /** Whether a read ({@link Channel#read()} or auto-read) is wanted and not yet served. Event loop only. */
     final boolean readRequested() {
-        return readRequested;
+        return input.isReadPending();
     }
 
     /** Something was delivered: the requested read is served. Event loop only. */
     final void readDelivered() {
-        readRequested = false;
+        input.readServed();
     }
 
     /** Whether the read filter reported {@code EV_EOF}: read on until the end of the stream. */
     final boolean peerFinSeen() {
-        return peerFin;
+        return input.peerFinReceived();
     }
 
     /** Auto-read was turned off: no read after the current one. Any thread. */
     final void autoReadOff() {
-        EventLoop loop = eventLoop();
-        if (loop.inEventLoop()) {
-            autoReadOff0();
-        } else {
-            loop.execute(this::autoReadOff0);
-        }
-    }
-
-    private void autoReadOff0() {
-        readRequested = false;
-        if (!config().isAutoRead() && isOpen()) {
-            unwatch(KQueueIoOps.READ);
-        }
-    }
-
-    private void queueReadAgain() {
-        if (!readAgainQueued) {
-            readAgainQueued = true;
-            eventLoop().execute(readAgainTask);
-        }
-    }
-
-    private void readAgain() {
-        readAgainQueued = false;
-        if (isOpen() && isRegistered()) {
-            inputReady();
-        }
-    }
-
-    /** Reads if a read is wanted; otherwise notes that input may wait and deletes the read filter. */
-    private void inputReady() {
-        if (!readRequested && !config().isAutoRead()) {
-            inputMayRemain = true;
-            unwatch(KQueueIoOps.READ);
-            return;
-        }
-        inputMayRemain = false;
-        readInput();
+        input.clearReadPending();
     }
 
     /**
@@ -333,36 +283,19 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
      */
     abstract void readInput();
 
-    /**
-     * Records how a read loop stopped; call it before {@code channelReadComplete}, so a {@link Channel#read()}
-     * from there sees it.
-     *
-     * @param drained whether the kernel said there was nothing more (no bytes, a short read before any FIN, or
-     *        the end of the stream)
-     */
+    /** See {@link EdgeTriggeredInput#readLoopEnded(boolean)}. */
     final void readStopped(boolean drained) {
-        inputMayRemain = !drained;
+        input.readLoopEnded(drained);
     }
 
     /** After {@code channelReadComplete}: read again later, or stop listening for input. */
     final void readFinished() {
-        if (!isOpen()) {
-            return;
-        }
-        if (!readRequested && !config().isAutoRead()) {
-            unwatch(KQueueIoOps.READ);
-        } else if (inputMayRemain && watches(KQueueIoOps.READ)) {
-            queueReadAgain();
-        }
+        input.readLoopDone();
     }
 
     /** The input is over (shut down or at its end): no more reads, no more read filter. */
     final void inputOver() {
-        readRequested = false;
-        inputMayRemain = false;
-        if (isOpen()) {
-            unwatch(KQueueIoOps.READ);
-        }
+        input.inputDone();
     }
 
     // ---------------------------------------------------------------- writing
@@ -417,9 +350,9 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
             return;
         }
         if (event.isEndOfFile()) {
-            peerFin = true;
+            input.peerFin();
         }
-        inputReady();
+        input.readReady();
     }
 
     private void connectDone(int errorNumber) {
@@ -452,6 +385,40 @@ abstract class AbstractKQueueChannel extends AbstractChannel {
 
     static void logDebug(String message, Throwable t) {
         LOGGER.log(Level.DEBUG, message, t);
+    }
+
+    /** The read filter as {@link EdgeTriggeredInput} sees it. */
+    private final class InputHooks implements EdgeTriggeredInput.Hooks {
+        @Override
+        public boolean isReadWatched() {
+            return watches(KQueueIoOps.READ);
+        }
+
+        @Override
+        public void watchRead() {
+            watch(KQueueIoOps.READ);
+        }
+
+        @Override
+        public void unwatchRead() {
+            unwatch(KQueueIoOps.READ);
+        }
+
+        @Override
+        public void unwatchInput() {
+            // EV_EOF comes with the read filter: nothing else to stop hearing.
+            unwatch(KQueueIoOps.READ);
+        }
+
+        @Override
+        public boolean hasQueuedInputWork() {
+            return false;
+        }
+
+        @Override
+        public void readLoop() {
+            readInput();
+        }
     }
 
     /** The channel as the {@link KQueueIoHandler} sees it. */
