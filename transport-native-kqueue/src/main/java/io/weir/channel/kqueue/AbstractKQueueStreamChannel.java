@@ -1,11 +1,15 @@
 package io.weir.channel.kqueue;
 
-import io.weir.channel.Channel;
+import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelInputShutdownReadComplete;
+import io.weir.channel.ChannelMetadata;
+import io.weir.channel.ChannelOption;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelShutdownDirection;
+import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
+import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.Socket;
 import io.weir.channel.unix.internal.UnixStreamReader;
 import io.weir.channel.unix.internal.UnixStreamWriter;
@@ -21,15 +25,42 @@ import io.weir.channel.unix.internal.UnixStreamWriter;
  * receives it; a heap buffer written is copied once into a direct one and released. Event-loop hooks only.
  */
 abstract class AbstractKQueueStreamChannel extends AbstractKQueueChannel implements DuplexChannel {
+    private static final ChannelMetadata METADATA =
+            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
+
+    private final KQueueChannelConfig config;
     private final UnixStreamReader reader;
     private final UnixStreamWriter writer;
     private volatile boolean inputShutdown;
     private volatile boolean outputShutdown;
 
-    AbstractKQueueStreamChannel(Channel parent, EventLoop eventLoop, Socket socket, boolean active) {
+    /**
+     * @param eventLoop a loop that passed {@link #checkCompatible}
+     * @param socketOptions the options the config reads from and writes to the socket
+     */
+    AbstractKQueueStreamChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active,
+                                ChannelOption<?>... socketOptions) {
         super(parent, eventLoop, socket, active);
+        config = new KQueueChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
+                KQueueChannelConfig.NO_BACKLOG, socketOptions);
         reader = new UnixStreamReader(this, socket, new Input());
         writer = new UnixStreamWriter(this, socket, null);
+    }
+
+    @Override
+    public final ChannelConfig config() {
+        return config;
+    }
+
+    @Override
+    public final ChannelMetadata metadata() {
+        return METADATA;
+    }
+
+    /** The server channel that accepted this connection, or {@code null} if it was connected from here. */
+    @Override
+    public final ServerChannel parent() {
+        return (ServerChannel) super.parent();
     }
 
     @Override

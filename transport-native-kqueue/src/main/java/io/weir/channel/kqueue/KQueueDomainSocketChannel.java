@@ -1,10 +1,7 @@
 package io.weir.channel.kqueue;
 
-import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
-import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.DomainSocketAddress;
@@ -20,10 +17,6 @@ import java.io.IOException;
  * <p>Thread-safe as every {@link io.weir.channel.Channel}.
  */
 public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel {
-    private static final ChannelMetadata METADATA =
-            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
-
-    private final KQueueChannelConfig config;
 
     /**
      * An unconnected channel on {@code eventLoop}.
@@ -42,10 +35,8 @@ public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel
     }
 
     private KQueueDomainSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, checkCompatible(eventLoop, socket), socket, active);
-        this.config = new KQueueChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                KQueueChannelConfig.NO_BACKLOG, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
-                KQueueChannelOption.SO_SNDLOWAT);
+        super(parent, checkCompatible(eventLoop, socket), socket, active, ChannelOption.SO_SNDBUF,
+                ChannelOption.SO_RCVBUF, KQueueChannelOption.SO_SNDLOWAT);
     }
 
     /** Opens a Unix domain stream socket, turning a failure into a {@link ChannelException}. */
@@ -56,21 +47,6 @@ public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel
         } catch (IOException e) {
             throw new ChannelException("failed to open a domain socket", e);
         }
-    }
-
-    @Override
-    public ChannelConfig config() {
-        return config;
-    }
-
-    @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
-    public ServerChannel parent() {
-        return (ServerChannel) super.parent();
     }
 
     @Override

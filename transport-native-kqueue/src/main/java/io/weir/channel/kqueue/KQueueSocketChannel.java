@@ -1,9 +1,6 @@
 package io.weir.channel.kqueue;
 
-import io.weir.channel.ChannelConfig;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
-import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.Socket;
@@ -28,10 +25,6 @@ import java.net.InetSocketAddress;
  * <p>Thread-safe as every {@link io.weir.channel.Channel}.
  */
 public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
-    private static final ChannelMetadata METADATA =
-            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
-
-    private final KQueueChannelConfig config;
 
     /**
      * An unconnected channel on {@code eventLoop}.
@@ -50,10 +43,8 @@ public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
     }
 
     private KQueueSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, checkCompatible(eventLoop, socket), socket, active);
-        this.config = new KQueueChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                KQueueChannelConfig.NO_BACKLOG, ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF,
-                ChannelOption.SO_RCVBUF, ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER,
+        super(parent, checkCompatible(eventLoop, socket), socket, active, ChannelOption.SO_KEEPALIVE,
+                ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF, ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER,
                 ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS, KQueueChannelOption.SO_REUSEPORT,
                 KQueueChannelOption.TCP_NOPUSH, KQueueChannelOption.SO_SNDLOWAT);
         try {
@@ -61,21 +52,6 @@ public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
         } catch (IOException e) {
             logDebug("Failed to turn TCP_NODELAY on for " + socket, e);
         }
-    }
-
-    @Override
-    public ChannelConfig config() {
-        return config;
-    }
-
-    @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
-    public ServerChannel parent() {
-        return (ServerChannel) super.parent();
     }
 
     @Override
