@@ -17,6 +17,7 @@ module io.weir.common {
             io.weir.transport,
             io.weir.transport.unix.common,
             io.weir.transport.epoll,
+            io.weir.transport.kqueue,
             io.weir.codec,
             io.weir.handler,
             io.weir.codec.http,

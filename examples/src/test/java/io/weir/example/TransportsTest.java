@@ -8,6 +8,10 @@ import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.Epoll;
 import io.weir.channel.epoll.EpollServerSocketChannel;
 import io.weir.channel.epoll.EpollSocketChannel;
+import io.weir.channel.kqueue.KQueue;
+import io.weir.channel.kqueue.KQueueIoHandler;
+import io.weir.channel.kqueue.KQueueServerSocketChannel;
+import io.weir.channel.kqueue.KQueueSocketChannel;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
@@ -17,6 +21,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class TransportsTest {
@@ -44,14 +49,26 @@ class TransportsTest {
 
     @Test
     void theChosenTransportIsEpollExactlyWhenAvailableAndServesTheEchoExample() throws Exception {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory());
+        assertServesTheEchoExample(new MultiThreadIoEventLoopGroup(1, Transports.ioHandlerFactory()),
+                Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class,
+                Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class);
+    }
+
+    @Test
+    void aKQueueGroupGetsKQueueChannelsThatServeTheEchoExample() throws Exception {
+        Assumptions.assumeTrue(KQueue.isAvailable(), () -> "kqueue is not available: " + KQueue.unavailabilityCause());
+        assertServesTheEchoExample(new MultiThreadIoEventLoopGroup(1, KQueueIoHandler.newFactory()),
+                KQueueServerSocketChannel.class, KQueueSocketChannel.class);
+    }
+
+    /** The channel classes Transports picks for {@code group}, and an echo through them; shuts the group down. */
+    private static void assertServesTheEchoExample(EventLoopGroup group, Class<?> serverChannel,
+                                                   Class<?> socketChannel) throws Exception {
         try (EchoServer server = new EchoServer(group)) {
-            assertThat(Transports.serverChannel(group)).isEqualTo(Epoll.isAvailable()
-                    ? EpollServerSocketChannel.class : NioServerSocketChannel.class);
-            assertThat(Transports.socketChannel(group)).isEqualTo(Epoll.isAvailable()
-                    ? EpollSocketChannel.class : NioSocketChannel.class);
+            assertThat(Transports.serverChannel(group)).isEqualTo(serverChannel);
+            assertThat(Transports.socketChannel(group)).isEqualTo(socketChannel);
             Channel channel = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            assertThat(channel).isInstanceOf(Transports.serverChannel(group));
+            assertThat(channel).isInstanceOf(serverChannel);
             InetSocketAddress address = (InetSocketAddress) channel.localAddress();
             try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
                 socket.setSoTimeout(SOCKET_TIMEOUT_MILLIS);

@@ -1,0 +1,498 @@
+package io.weir.channel.kqueue;
+
+import io.weir.channel.EventLoop;
+import io.weir.channel.internal.IdlePoll;
+import io.weir.channel.IoHandle;
+import io.weir.channel.IoHandler;
+import io.weir.channel.IoHandlerContext;
+import io.weir.channel.IoHandlerFactory;
+import io.weir.channel.IoRegistration;
+import io.weir.channel.unix.Errors;
+import io.weir.channel.unix.FileDescriptor;
+import io.weir.util.Ticker;
+import io.weir.util.collection.IntObjectHashMap;
+import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.platform.LoopLogger;
+import io.weir.util.platform.SystemProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.ClosedChannelException;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * The kqueue {@link IoHandler} of macOS and the BSDs (and of Linux through libkqueue): one kqueue per event loop,
+ * keeping the read and write filters of {@link KQueueIoHandle}s.
+ *
+ * <pre>{@code
+ * EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, KQueueIoHandler.newFactory());
+ * IoRegistration registration = group.next().register(handle).get();
+ * registration.submit(KQueueIoOps.READ);   // on the loop: the handle now hears KQueueIoEvents when readable
+ * }</pre>
+ *
+ * <p><b>Waiting.</b> A run waits without blocking when the loop has tasks queued or a scheduled task is due;
+ * otherwise it blocks in {@code kevent} until the next scheduled task's deadline, passed as {@code kevent}'s own
+ * timeout ({@code struct timespec}, nanoseconds: a task due in 50 µs is not rounded up to a millisecond). Three
+ * things end the wait: a filter firing, the <em>wake-up user event</em>, or the timeout. Every fired filter then
+ * reaches its handle as one {@link KQueueIoEvent}; when a wait fills the event array, the array doubles (up to
+ * {@value #MAX_EVENT_ARRAY_LENGTH} events) so the next wait collects more at once.
+ *
+ * <p><b>Idle polling.</b> As for epoll: a handler whose recent sleeps I/O ended within a millisecond first polls
+ * with a zero timeout for a while before it blocks, up to {@code io.weir.kqueue.maxIdlePollNanos}
+ * ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off). See {@link IdlePoll} for the rule. A
+ * scheduled task's deadline cuts a poll short.
+ *
+ * <p><b>Wake-ups: an {@code EVFILT_USER} event and the simple race.</b> The loop never wakes itself; other
+ * threads call {@link #wakeup()} after queueing a task. A flag is armed just before the loop looks at its task
+ * queue for the last time (in {@link IoHandlerContext#canBlock()}); a waker triggers the user event
+ * ({@code NOTE_TRIGGER}) only if it is the one that consumes the flag, so a burst of submissions costs one
+ * {@code kevent} call per blocking wait, and a loop that decided not to block costs none. The user event is added
+ * with {@code EV_CLEAR}, so reporting it resets it: nothing to drain.
+ *
+ * <p><b>Triggering.</b> Always edge-triggered ({@code EV_CLEAR}); see {@link KQueueIoOps}.
+ *
+ * <p><b>Descriptors closed before their registration is cancelled.</b> A BSD kernel drops a descriptor's filters
+ * when it is closed; libkqueue cannot notice a close and keeps them (its BUGS.md). So the handler deletes the
+ * filters of a cancelled registration whether or not its descriptor is still open (a kernel answers
+ * {@code ENOENT}, which is ignored), and on libkqueue, before adding a descriptor number, it deletes whatever an
+ * earlier owner of that number may have left behind. A stale event may reach the new handle meanwhile, which readiness semantics
+ * allow.
+ *
+ * <p><b>Threads.</b> Every method but {@link #wakeup()} runs on the event loop; registrations may be cancelled
+ * from any thread. {@link #prepareToDestroy()} and {@link #destroy()} close every handle still registered;
+ * {@link #destroy()} then closes the kqueue.
+ */
+public final class KQueueIoHandler implements IoHandler {
+    /** Events one {@code kevent} collects at first (the array grows when a wait fills it). */
+    public static final int DEFAULT_EVENT_ARRAY_LENGTH = 512;
+    /** The most events one {@code kevent} collects, however often the array filled. */
+    public static final int MAX_EVENT_ARRAY_LENGTH = 1 << 16;
+    /**
+     * Default for {@code io.weir.kqueue.maxIdlePollNanos}: the longest an idle handler polls for readiness before
+     * it blocks (see the class comment), in nanoseconds; 0 turns polling off. The same as epoll's, for the same
+     * reasons.
+     */
+    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 50_000;
+    static final long MAX_IDLE_POLL_NANOS =
+            Math.max(0, SystemProperties.getLong("io.weir.kqueue.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
+
+    /** The user event's identifier; user events have their own namespace, apart from descriptors. */
+    static final int WAKEUP_IDENT = 0;
+    static final short EVFILT_USER = (short) Native.evfiltUser();
+
+    /**
+     * Whether kqueue is libkqueue's emulation, whose differences from a kernel the handler works around: deleting
+     * one filter of a descriptor must be followed by deleting and re-adding the other (the descriptor's epoll entry
+     * otherwise loses {@code EPOLLET}, see {@link #modify}), and a number must be cleared of filters an earlier
+     * owner closed without deleting before it is registered (a kernel drops them on close).
+     */
+    static final boolean EMULATED = Native.isLibKQueue() != 0;
+
+    private static final LoopLogger LOGGER = LoopLogger.of(KQueueIoHandler.class);
+    private static final long WAIT_FOREVER = -1;
+    private static final short EV_ADD_CLEAR = Native.EV_ADD | Native.EV_CLEAR | Native.EV_ENABLE;
+
+    private static final AtomicIntegerFieldUpdater<KQueueIoHandler> WAKEUP_ARMED =
+            AtomicIntegerFieldUpdater.newUpdater(KQueueIoHandler.class, "wakeupArmed");
+    private static final AtomicIntegerFieldUpdater<KQueueIoHandler> REGISTRATIONS =
+            AtomicIntegerFieldUpdater.newUpdater(KQueueIoHandler.class, "registrations");
+
+    private final EventLoop loop;
+    private final Ticker ticker;
+    private final FileDescriptor kqueueFd;
+    // A plain copy of the number, for the wait and the wake-up.
+    private final int kq;
+    private final KQueueEventArray events;
+    private final IdlePoll idlePoll = new IdlePoll(MAX_IDLE_POLL_NANOS);
+    // Loop thread only: descriptor number -> its live registration.
+    private final IntObjectHashMap<KQueueRegistration> registrationsByFd = new IntObjectHashMap<>();
+
+    private boolean destroyed;
+    // Loop thread only, set by waitForEvents for run(): how long the wait blocked (-1: it did not), and whether
+    // an idle poll found the events.
+    private long blockedNanos = -1;
+    private boolean pollFound;
+    // Loop thread only: wake-ups seen (user events collected), for tests.
+    private long wakeupsSeen;
+
+    // 1 from just before the loop's last look at its task queue until a waker consumes it or the wait returns.
+    private volatile int wakeupArmed;
+    private volatile int registrations;
+
+    private KQueueIoHandler(EventLoop loop, int eventArrayLength) {
+        KQueue.ensureAvailability();
+        this.loop = loop;
+        // Deadlines come in the loop's time; with a manual ticker they only move when a test advances it.
+        this.ticker = loop instanceof AbstractScheduledEventExecutor
+                ? ((AbstractScheduledEventExecutor) loop).ticker()
+                : Ticker.system();
+        this.events = new KQueueEventArray(eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
+        int fd = Native.kqueueCreate();
+        if (fd < 0) {
+            throw new UncheckedIOException("failed to set up a kqueue I/O handler",
+                    Errors.newIoException("kqueue", fd));
+        }
+        FileDescriptor kqueue = new FileDescriptor(fd);
+        int res = Native.keventChange(fd, WAKEUP_IDENT, EVFILT_USER, EV_ADD_CLEAR, 0);
+        if (res < 0) {
+            closeQuietly(kqueue);
+            throw new UncheckedIOException("failed to set up a kqueue I/O handler",
+                    Errors.newIoException("kevent(EVFILT_USER, EV_ADD)", res));
+        }
+        this.kqueueFd = kqueue;
+        this.kq = fd;
+    }
+
+    /**
+     * A factory of handlers whose event array starts at {@value #DEFAULT_EVENT_ARRAY_LENGTH} events.
+     *
+     * @throws UnsatisfiedLinkError when a handler is created if {@link KQueue#isAvailable()} is false
+     */
+    public static IoHandlerFactory newFactory() {
+        return newFactory(DEFAULT_EVENT_ARRAY_LENGTH);
+    }
+
+    /**
+     * A factory of handlers whose event array starts at {@code eventArrayLength} events. Each handler opens its
+     * kqueue when it is created; failing that, {@link IoHandlerFactory#newHandler} throws an
+     * {@link UncheckedIOException}, or an {@link UnsatisfiedLinkError} if kqueue is not
+     * {@linkplain KQueue#isAvailable() available}.
+     *
+     * @throws IllegalArgumentException if {@code eventArrayLength} is outside 1-{@value #MAX_EVENT_ARRAY_LENGTH}
+     */
+    public static IoHandlerFactory newFactory(int eventArrayLength) {
+        if (eventArrayLength < 1 || eventArrayLength > MAX_EVENT_ARRAY_LENGTH) {
+            throw new IllegalArgumentException("eventArrayLength: " + eventArrayLength + " (expected: 1-"
+                    + MAX_EVENT_ARRAY_LENGTH + ')');
+        }
+        return loop -> new KQueueIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength);
+    }
+
+    // ---------------------------------------------------------------- run
+
+    @Override
+    public int run(IoHandlerContext context) {
+        blockedNanos = -1;
+        pollFound = false;
+        int ready = waitForEvents(context);
+        if (ready <= 0) {
+            context.reportActiveIoTime(0);
+            idlePoll.runEnded(blockedNanos, pollFound, 0);
+            return 0;
+        }
+        long start = System.nanoTime();
+        int handled = processReady(ready);
+        context.reportActiveIoTime(System.nanoTime() - start);
+        idlePoll.runEnded(blockedNanos, pollFound, handled);
+        if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
+            LOGGER.log(Level.DEBUG, "kqueue event array of " + this + " grew to " + events.length());
+        }
+        return handled;
+    }
+
+    private int waitForEvents(IoHandlerContext context) {
+        // Armed before the loop looks at its queue (in canBlock()), so a task that check misses comes with a
+        // wakeup() that finds the flag set.
+        WAKEUP_ARMED.set(this, 1);
+        if (!context.canBlock()) {
+            WAKEUP_ARMED.lazySet(this, 0);
+            return keventWait(0);
+        }
+        long delayNanos = context.delayNanos(ticker.nanoTime());
+        long poll = idlePoll.nanos();
+        if (poll > 0 && delayNanos > 0) {
+            // Still armed: a task queued meanwhile triggers the user event, which the poll finds like readiness.
+            int ready = idlePoll(Math.min(poll, delayNanos));
+            if (ready > 0) {
+                pollFound = true;
+                WAKEUP_ARMED.lazySet(this, 0);
+                return ready;
+            }
+            delayNanos = context.delayNanos(ticker.nanoTime());
+        }
+        if (delayNanos <= 0) {
+            WAKEUP_ARMED.lazySet(this, 0);
+            return keventWait(0);
+        }
+        long blockedAt = System.nanoTime();
+        int ready = keventWait(delayNanos == Long.MAX_VALUE ? WAIT_FOREVER : delayNanos);
+        blockedNanos = System.nanoTime() - blockedAt;
+        // A stale 1 would only cost a later waker one redundant trigger; no fence needed.
+        WAKEUP_ARMED.lazySet(this, 0);
+        return ready;
+    }
+
+    /** Polls for about {@code nanos} (positive); the number of events collected, 0 if none turned up. */
+    private int idlePoll(long nanos) {
+        long start = System.nanoTime();
+        do {
+            int ready = keventWait(0);
+            if (ready > 0) {
+                return ready;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() - start < nanos);
+        return 0;
+    }
+
+    /**
+     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds; 0 if it blocks
+     * at once. Loop thread only.
+     */
+    long idlePollNanos() {
+        return idlePoll.nanos();
+    }
+
+    private int keventWait(long timeoutNanos) {
+        int res = Native.keventWait(kq, events.memoryAddress(), events.length(), timeoutNanos);
+        if (res >= 0) {
+            return res;
+        }
+        if (res != -Errors.EINTR) {
+            LOGGER.log(Level.WARNING, "kevent failed with errno ", -res, null, null);
+        }
+        return 0;
+    }
+
+    private int processReady(int ready) {
+        KQueueEventArray array = events;
+        int handled = 0;
+        for (int i = 0; i < ready; i++) {
+            short filter = array.filter(i);
+            if (filter == EVFILT_USER) {
+                wakeupsSeen++;
+                continue;
+            }
+            if (filter != Native.EVFILT_READ && filter != Native.EVFILT_WRITE) {
+                continue;
+            }
+            KQueueRegistration registration = registrationsByFd.get(array.ident(i));
+            // Absent or cancelled: cancelled earlier in this pass, or by another thread.
+            if (registration == null || registration.isCancelled()) {
+                continue;
+            }
+            KQueueIoEvent event = KQueueIoEvent.of(filter, array.flags(i), array.fflags(i));
+            try {
+                registration.handle.handle(registration, event);
+            } catch (Throwable t) {
+                LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle, " handling " + event, t);
+            }
+            handled++;
+        }
+        return handled;
+    }
+
+    // ---------------------------------------------------------------- registrations
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Keeps no filter for the descriptor yet ({@link KQueueIoOps#NONE}); {@link IoRegistration#submit} adds
+     * them.
+     *
+     * @throws IllegalArgumentException if {@code handle} is not a {@link KQueueIoHandle}
+     * @throws IllegalStateException if the descriptor is already registered with this handler
+     * @throws ClosedChannelException if the descriptor is closed
+     */
+    @Override
+    public IoRegistration register(IoHandle handle) throws IOException {
+        if (!(handle instanceof KQueueIoHandle)) {
+            throw new IllegalArgumentException("incompatible handle: "
+                    + (handle == null ? "null" : handle.getClass().getName())
+                    + " (expected: " + KQueueIoHandle.class.getName() + ')');
+        }
+        KQueueIoHandle kqueueHandle = (KQueueIoHandle) handle;
+        FileDescriptor fd = Objects.requireNonNull(kqueueHandle.fd(), "fd()");
+        if (!fd.isOpen()) {
+            throw new ClosedChannelException();
+        }
+        int number = fd.intValue();
+        KQueueRegistration existing = registrationsByFd.get(number);
+        if (existing != null) {
+            if (existing.isCancelled()) {
+                // Cancelled from another thread; its deregistration task has not run yet.
+                deregister0(existing);
+            } else if (existing.fd.isOpen()) {
+                throw new IllegalStateException("descriptor " + number + " already registered with this handler by "
+                        + existing.handle);
+            } else {
+                // The old owner closed the number without cancelling: cancel (which deletes what libkqueue kept).
+                existing.cancel();
+                closeQuietly(existing.handle);
+            }
+        } else if (EMULATED) {
+            // Whatever a previous owner closed without cancelling may still be in libkqueue's tables.
+            deleteFilters(number, KQueueIoOps.READ.with(KQueueIoOps.WRITE));
+        }
+        KQueueRegistration registration = new KQueueRegistration(this, kqueueHandle, fd);
+        registrationsByFd.put(number, registration);
+        REGISTRATIONS.incrementAndGet(this);
+        return registration;
+    }
+
+    /** Deletes the filters {@code old} has and {@code ops} lacks, then adds the reverse; loop thread. */
+    void modify(KQueueRegistration registration, KQueueIoOps old, KQueueIoOps ops) {
+        int number = registration.fd.intValue();
+        int added = ops.value() & ~old.value();
+        int removed = old.value() & ~ops.value();
+        if (EMULATED && removed != 0 && (old.value() & ops.value()) != 0) {
+            // libkqueue re-registers the descriptor's epoll entry for the surviving filter without EPOLLET when
+            // the other is deleted, turning it level-triggered: delete it too and add it afresh.
+            added = ops.value();
+            removed = old.value();
+        }
+        // Deletions first: on libkqueue an addition made before them would lose EPOLLET to them.
+        if ((removed & KQueueIoOps.READ_BIT) != 0) {
+            change(registration, number, Native.EVFILT_READ, Native.EV_DELETE, "kevent(EVFILT_READ, EV_DELETE)");
+            registration.ops = registration.ops.without(KQueueIoOps.READ);
+        }
+        if ((removed & KQueueIoOps.WRITE_BIT) != 0) {
+            change(registration, number, Native.EVFILT_WRITE, Native.EV_DELETE, "kevent(EVFILT_WRITE, EV_DELETE)");
+            registration.ops = registration.ops.without(KQueueIoOps.WRITE);
+        }
+        if ((added & KQueueIoOps.READ_BIT) != 0) {
+            change(registration, number, Native.EVFILT_READ, EV_ADD_CLEAR, "kevent(EVFILT_READ, EV_ADD)");
+            registration.ops = registration.ops.with(KQueueIoOps.READ);
+        }
+        if ((added & KQueueIoOps.WRITE_BIT) != 0) {
+            change(registration, number, Native.EVFILT_WRITE, EV_ADD_CLEAR, "kevent(EVFILT_WRITE, EV_ADD)");
+            registration.ops = registration.ops.with(KQueueIoOps.WRITE);
+        }
+    }
+
+    private void change(KQueueRegistration registration, int number, short filter, short flags, String what) {
+        int res = Native.keventChange(kq, number, filter, flags, 0);
+        if (res < 0) {
+            if (!registration.fd.isOpen()) {
+                throw new IllegalStateException("descriptor closed: " + registration.fd);
+            }
+            throw new UncheckedIOException(Errors.newIoException(what, res));
+        }
+    }
+
+    /** Deletes the filters of {@code ops} for {@code number}, ignoring ENOENT and EBADF (gone already). */
+    private void deleteFilters(int number, KQueueIoOps ops) {
+        if (ops.contains(KQueueIoOps.READ)) {
+            Native.keventChange(kq, number, Native.EVFILT_READ, Native.EV_DELETE, 0);
+        }
+        if (ops.contains(KQueueIoOps.WRITE)) {
+            Native.keventChange(kq, number, Native.EVFILT_WRITE, Native.EV_DELETE, 0);
+        }
+    }
+
+    /** Removes a cancelled registration's filters and table entry: now on the loop, through a task otherwise. */
+    void deregister(KQueueRegistration registration) {
+        if (loop.inEventLoop()) {
+            deregister0(registration);
+            return;
+        }
+        try {
+            loop.execute(() -> deregister0(registration));
+        } catch (RejectedExecutionException e) {
+            // The loop is shutting down: destroy() closes the whole kqueue.
+            LOGGER.log(Level.DEBUG, "could not deregister ", registration, " from a stopping loop", e);
+        }
+    }
+
+    private void deregister0(KQueueRegistration registration) {
+        if (destroyed) {
+            return;
+        }
+        int number = registration.fd.intValue();
+        if (registrationsByFd.get(number) == registration) {
+            registrationsByFd.remove(number);
+            // Even for a closed descriptor: libkqueue kept its filters (a kernel answers ENOENT).
+            deleteFilters(number, registration.ops);
+            registration.ops = KQueueIoOps.NONE;
+        }
+    }
+
+    void registrationEnded() {
+        REGISTRATIONS.decrementAndGet(this);
+    }
+
+    /**
+     * Ends the current or next blocking {@code kevent}, at most once per wait however often it is called. Any
+     * thread; after the handler is destroyed it does nothing (the loop no longer arms the flag).
+     */
+    @Override
+    public void wakeup() {
+        if (wakeupArmed != 0 && WAKEUP_ARMED.getAndSet(this, 0) != 0) {
+            Native.keventChange(kq, WAKEUP_IDENT, EVFILT_USER, (short) 0, Native.NOTE_TRIGGER);
+        }
+    }
+
+    /** Closes every handle still registered, so their channels close while the loop still runs tasks. */
+    @Override
+    public void prepareToDestroy() {
+        closeAll();
+    }
+
+    /** Closes every handle still registered, then the kqueue. */
+    @Override
+    public void destroy() {
+        if (destroyed) {
+            return;
+        }
+        closeAll();
+        destroyed = true;
+        registrationsByFd.clear();
+        closeQuietly(kqueueFd);
+    }
+
+    private void closeAll() {
+        if (destroyed || registrationsByFd.isEmpty()) {
+            return;
+        }
+        int[] numbers = registrationsByFd.keys();
+        for (int i = 0; i < numbers.length; i++) {
+            KQueueRegistration registration = registrationsByFd.get(numbers[i]);
+            if (registration == null) {
+                continue;
+            }
+            // Filters first: on libkqueue they would outlive the descriptor.
+            registration.cancel();
+            deregister0(registration);
+            closeQuietly(registration.handle);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Throwable t) {
+            LOGGER.log(Level.WARNING, "Failed to close ", closeable, t);
+        }
+    }
+
+    @Override
+    public boolean isCompatible(Class<? extends IoHandle> handleType) {
+        return KQueueIoHandle.class.isAssignableFrom(handleType);
+    }
+
+    /** {@inheritDoc} Cancelled registrations and handles the handler closed are not counted. */
+    @Override
+    public int registrationCount() {
+        return registrations;
+    }
+
+    /** The current length of the event array. Loop thread; for tests. */
+    int eventArrayLength() {
+        return events.length();
+    }
+
+    /** How many wake-up user events the loop has collected. Loop thread; for tests. */
+    long wakeupsSeen() {
+        return wakeupsSeen;
+    }
+
+    @Override
+    public String toString() {
+        return "KQueueIoHandler(kq=" + kq + ", " + registrations + " registrations)";
+    }
+}
