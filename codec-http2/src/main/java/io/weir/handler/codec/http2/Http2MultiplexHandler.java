@@ -143,6 +143,11 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         codec.consumeBytes(stream, octets);
     }
 
+    /** A frame a child wrote was lost on its way to the socket: the connection is out of step and ends. */
+    void frameWriteFailed(Throwable cause) {
+        codec.frameWriteFailed(cause);
+    }
+
     /** A child closed: reset its stream if it is still open. */
     void childClosed(DefaultHttp2StreamChannel child) {
         int i = child.index;
