@@ -1,5 +1,6 @@
 package io.weir.handler.codec.http2;
 
+import static io.weir.handler.codec.http2.Http2FrameClient.exchange;
 import static io.weir.handler.codec.http2.Http2FrameClient.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,13 +49,6 @@ class Http2ClientResetStreamTest {
                 events.add(h.endStream() ? "trailers" : "headers");
             }
             ReferenceCountUtil.release(msg);
-        }
-    }
-
-    private static void exchange(EmbeddedChannel client, EmbeddedChannel server) {
-        for (int i = 0; i < 4; i++) {
-            Http2FrameClient.pump(client, server);
-            Http2FrameClient.pump(server, client);
         }
     }
 
