@@ -231,12 +231,14 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     }
 
     /**
-     * A frame accepted earlier did not reach the socket. If the connection is closing anyway its children learn
-     * that from {@code channelInactive}; otherwise the bytes are lost from the middle of the connection's stream,
-     * so the cause is fired here (where the writer listens) and the connection, now out of step, is closed.
+     * A frame accepted earlier did not reach the socket. The codec's own refusals of queued frames (the stream was
+     * reset or ended: an {@link Http2Exception}) lose nothing on the wire, and if the connection is closing its
+     * children learn that from {@code channelInactive}. Otherwise the bytes are lost from the middle of the
+     * connection's stream, so the cause is fired here (where the writer listens) and the connection, now out of
+     * step, is closed.
      */
     private void parentWriteDone(ChannelFuture future) {
-        if (future.isSuccess() || !parent().isOpen()) {
+        if (future.isSuccess() || future.cause() instanceof Http2Exception || !parent().isOpen()) {
             return;
         }
         if (open) {

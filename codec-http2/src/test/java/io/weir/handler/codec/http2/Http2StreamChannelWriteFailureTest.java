@@ -1,8 +1,11 @@
 package io.weir.handler.codec.http2;
 
+import static io.weir.handler.codec.http2.Http2FrameClient.exchange;
 import static io.weir.handler.codec.http2.Http2FrameClient.get;
+import static io.weir.handler.codec.http2.Http2FrameClient.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
@@ -46,6 +49,17 @@ class Http2StreamChannelWriteFailureTest {
         }
     }
 
+    /** A client stream whose handler records every exception it is told about. */
+    private static Http2StreamChannel openRecordingFailures(EmbeddedChannel client, List<Throwable> caught)
+            throws Exception {
+        return new Http2StreamChannelBootstrap(client).handler(new ChannelHandler() {
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                caught.add(cause);
+            }
+        }).open().get(5, TimeUnit.SECONDS);
+    }
+
     @Test
     void aFrameTheConnectionFailsToWriteIsFiredInTheChildAndClosesTheConnection() throws Exception {
         FailingFlush transport = new FailingFlush();
@@ -59,12 +73,7 @@ class Http2StreamChannelWriteFailureTest {
                 Http2FrameClient.pump(server, client);
             }
             List<Throwable> caught = new ArrayList<>();
-            Http2StreamChannel stream = new Http2StreamChannelBootstrap(client).handler(new ChannelHandler() {
-                @Override
-                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                    caught.add(cause);
-                }
-            }).open().get(5, TimeUnit.SECONDS);
+            Http2StreamChannel stream = openRecordingFailures(client, caught);
             transport.armed = true;
             stream.writeAndFlush(new Http2HeadersFrame(get("/lost"), true));
             client.runPendingTasks();
@@ -72,6 +81,31 @@ class Http2StreamChannelWriteFailureTest {
             assertThat(caught).containsExactly(transport.refusal);
             assertThat(client.isOpen()).isFalse();
             assertThat(stream.isOpen()).isFalse();
+        } finally {
+            client.finishAndReleaseAll();
+            server.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void dataQueuedOnAStreamTheClientResetsIsDroppedWithoutEndingTheConnection() throws Exception {
+        EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        EmbeddedChannel client = new EmbeddedChannel(Http2FrameCodecBuilder.forClient().build(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        try {
+            exchange(client, server);
+            List<Throwable> caught = new ArrayList<>();
+            Http2StreamChannel stream = openRecordingFailures(client, caught);
+            stream.write(new Http2HeadersFrame(post("/upload"), false));
+            // More than the peer's initial 65,535-octet window: the rest waits in the codec's flow-control queue.
+            stream.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[100_000]), true));
+            client.runPendingTasks();
+            stream.close().get(5, TimeUnit.SECONDS);
+            exchange(client, server);
+
+            assertThat(caught).isEmpty();
+            assertThat(client.isOpen()).isTrue();
         } finally {
             client.finishAndReleaseAll();
             server.finishAndReleaseAll();
