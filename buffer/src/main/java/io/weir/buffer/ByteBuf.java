@@ -866,7 +866,12 @@ public abstract class ByteBuf implements ReferenceCounted, Comparable<ByteBuf> {
         return duplicate;
     }
 
-    /** How many {@link ByteBuffer}s {@link #nioBuffers()} returns: 1 for every buffer in this module. */
+    /**
+     * How many {@link ByteBuffer}s {@link #nioBuffers()} may return: 1 for a buffer over one piece of memory; for a
+     * composite, and for a slice, duplicate or read-only view of one, the composite's count (an upper bound for any
+     * sub-range). When it is not 1, {@link #nioBuffer(int, int)} may copy, so gathering writers use
+     * {@link #nioBuffers(int, int)}.
+     */
     public abstract int nioBufferCount();
 
     /** {@link #nioBuffer(int, int)} of the readable bytes. */

@@ -208,4 +208,21 @@ abstract class DerivedByteBuf extends AbstractByteBuf {
     ByteBuffer _nioBuffer(int index, int length) {
         return parent._nioBuffer(index + adjustment, length);
     }
+
+    /**
+     * The parent's count: a view of a composite spans as many NIO buffers as the composite's components, so a
+     * gathering write of the view is not forced through {@link #nioBuffer(int, int)}, which copies a range that
+     * spans components onto the heap. Like the composite's own count, an upper bound for any sub-range.
+     */
+    @Override
+    public int nioBufferCount() {
+        return parent.nioBufferCount();
+    }
+
+    /** The parent's buffers for the same bytes (offset by {@code adjustment}), sharing their memory. */
+    @Override
+    public ByteBuffer[] nioBuffers(int index, int length) {
+        checkIndex(index, length);
+        return parent.nioBuffers(index + adjustment, length);
+    }
 }

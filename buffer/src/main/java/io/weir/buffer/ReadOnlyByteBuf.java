@@ -97,6 +97,16 @@ final class ReadOnlyByteBuf extends DerivedByteBuf {
         return parent._nioBuffer(index, length).asReadOnlyBuffer();
     }
 
+    /** The parent's buffers for the range, each made read-only. */
+    @Override
+    public ByteBuffer[] nioBuffers(int index, int length) {
+        ByteBuffer[] buffers = super.nioBuffers(index, length);
+        for (int i = 0; i < buffers.length; i++) {
+            buffers[i] = buffers[i].asReadOnlyBuffer();
+        }
+        return buffers;
+    }
+
     @Override
     public ByteBuf capacity(int newCapacity) {
         throw readOnly();

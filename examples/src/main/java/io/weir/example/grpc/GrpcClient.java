@@ -38,12 +38,9 @@ import java.util.concurrent.TimeoutException;
  * SETTINGS_MAX_CONCURRENT_STREAMS wait, in order, for a stream to close (their deadline runs while they wait).
  * Response messages above {@link #maxMessageSize(int)} end their call with RESOURCE_EXHAUSTED. Thread-safe.
  *
- * <p>A cancel or an expired deadline resets the stream (RST_STREAM CANCEL). A response found bad (too large,
- * malformed) is not reset but drained: the call ends at once for the caller, the request side is ended, and what the
- * server still sends on the stream is dropped until it ends it. The reason is a limit of Weir's HTTP/2 client today:
- * a HEADERS frame that reaches it on a stream it has just reset (the server's trailers, in flight) ends the whole
- * connection with PROTOCOL_ERROR instead of being ignored (RFC 9113 §5.1), so a reset racing the server's trailers
- * can still cost the connection after a cancel or a deadline.
+ * <p>A cancel, an expired deadline or a response found bad (too large, malformed) ends the call at once for the
+ * caller and resets the stream (RST_STREAM CANCEL); what the server had already sent on it is ignored on arrival
+ * (RFC 9113 §5.1), and the connection's other calls carry on.
  */
 public final class GrpcClient implements AutoCloseable {
     /** The largest response message accepted by default, in octets: 4 MiB, as grpc-java. */

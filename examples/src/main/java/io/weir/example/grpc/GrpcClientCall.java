@@ -54,7 +54,6 @@ public final class GrpcClientCall {
     private long deadlineNanos;
     private boolean responseHeadersSeen;
     private boolean halfClosed;
-    private boolean responseEnded;
     private boolean done;
 
     GrpcClientCall(GrpcClient client, String fullMethodName, long timeoutNanos, Listener listener, EventLoop loop) {
@@ -73,7 +72,7 @@ public final class GrpcClientCall {
     void armDeadline() {
         if (timeoutNanos != Long.MAX_VALUE) {
             deadlineNanos = System.nanoTime() + timeoutNanos;
-            deadline = loop.schedule(() -> end(GrpcStatus.DEADLINE_EXCEEDED, "deadline exceeded (client)", true),
+            deadline = loop.schedule(() -> end(GrpcStatus.DEADLINE_EXCEEDED, "deadline exceeded (client)"),
                     timeoutNanos, TimeUnit.NANOSECONDS);
         }
     }
@@ -84,13 +83,12 @@ public final class GrpcClientCall {
         new Http2StreamChannelBootstrap(client.channel()).handler(new Handler()).open().addListener(f -> {
             if (!f.isSuccess()) {
                 client.streamReleased();
-                end(GrpcStatus.UNAVAILABLE, "could not open a stream: " + f.cause(), true);
+                end(GrpcStatus.UNAVAILABLE, "could not open a stream: " + f.cause());
                 return;
             }
             Http2StreamChannel ch = (Http2StreamChannel) f.getNow();
-            // Later, not now: the child may close while the codec still counts its stream (inside the frame that
-            // ends it), and a stream opened in between would be refused as one too many.
-            ch.closeFuture().addListener(closed -> loop.execute(client::streamReleased));
+            // The codec has retired the stream by the time its child's close is seen: the next call fits at once.
+            ch.closeFuture().addListener(closed -> client.streamReleased());
             opened(ch);
         });
     }
@@ -112,7 +110,7 @@ public final class GrpcClientCall {
         ch.write(new Http2HeadersFrame(headers, endNow)).addListener(f -> {
             if (!f.isSuccess()) {
                 // The connection could not open another stream (the server's limit, GOAWAY, closed).
-                end(GrpcStatus.UNAVAILABLE, "request headers not sent: " + f.cause(), true);
+                end(GrpcStatus.UNAVAILABLE, "request headers not sent: " + f.cause());
             }
         });
         Object msg;
@@ -165,7 +163,7 @@ public final class GrpcClientCall {
             loop.execute(() -> cancel(why));
             return;
         }
-        end(GrpcStatus.CANCELLED, why, true);
+        end(GrpcStatus.CANCELLED, why);
     }
 
     /** Whether the call ended (only meaningful on the event loop; a hint elsewhere). */
@@ -173,7 +171,7 @@ public final class GrpcClientCall {
         return done;
     }
 
-    private void end(GrpcStatus status, String description, boolean giveUp) {
+    private void end(GrpcStatus status, String description) {
         if (done) {
             return;
         }
@@ -190,16 +188,9 @@ public final class GrpcClientCall {
             ReferenceCountUtil.release(msg);
         }
         if (stream != null) {
-            if (giveUp || responseEnded) {
-                // Closing a child whose stream has not ended resets it with CANCEL; after the trailers it just closes.
-                stream.close();
-            } else if (!halfClosed) {
-                // A bad response: let the server finish it (what follows is dropped) rather than reset the stream,
-                // since Weir's HTTP/2 client ends the whole connection when the server's frames in flight meet a
-                // stream it reset (see GrpcClient's notes).
-                halfClosed = true;
-                stream.writeAndFlush(new Http2DataFrame(stream.alloc().buffer(0, 0), true));
-            }
+            // Closing a child whose stream has not ended resets it with CANCEL (what the server still has in flight
+            // is ignored, RFC 9113 §5.1); after the trailers it just closes.
+            stream.close();
         }
         try {
             listener.onClose(status, description);
@@ -212,10 +203,6 @@ public final class GrpcClientCall {
     private final class Handler implements ChannelHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof Http2ResetFrame || msg instanceof Http2HeadersFrame h && h.endStream()
-                    || msg instanceof Http2DataFrame d && d.endStream()) {
-                responseEnded = true;
-            }
             if (done) {
                 ReferenceCountUtil.release(msg);
                 return;
@@ -224,7 +211,7 @@ public final class GrpcClientCall {
                 boolean end = data.endStream();
                 if (!responseHeadersSeen) {
                     data.release();
-                    end(GrpcStatus.INTERNAL, "DATA before the response headers", false);
+                    end(GrpcStatus.INTERNAL, "DATA before the response headers");
                     return;
                 }
                 try {
@@ -236,11 +223,11 @@ public final class GrpcClientCall {
                         }
                     });
                 } catch (GrpcException e) {
-                    end(e.status(), e.description(), false);
+                    end(e.status(), e.description());
                     return;
                 }
                 if (end) {
-                    end(GrpcStatus.INTERNAL, "response ended without trailers", false);
+                    end(GrpcStatus.INTERNAL, "response ended without trailers");
                 }
             } else if (msg instanceof Http2HeadersFrame frame) {
                 headers(frame);
@@ -248,7 +235,7 @@ public final class GrpcClientCall {
                 // A server that keeps the deadline too may cancel the stream a moment before our own timer fires.
                 GrpcStatus status = statusOf(reset.error());
                 end(status == GrpcStatus.CANCELLED && deadlinePassed() ? GrpcStatus.DEADLINE_EXCEEDED : status,
-                        "stream reset by the server: " + reset.error(), false);
+                        "stream reset by the server: " + reset.error());
             } else {
                 ReferenceCountUtil.release(msg);
             }
@@ -256,7 +243,7 @@ public final class GrpcClientCall {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            end(GrpcStatus.UNAVAILABLE, "stream closed before the call ended", true);
+            end(GrpcStatus.UNAVAILABLE, "stream closed before the call ended");
             ctx.fireChannelInactive();
         }
     }
@@ -269,12 +256,12 @@ public final class GrpcClientCall {
             if (status == null || !AsciiString.contentEquals("200", status)) {
                 // gRPC over HTTP/2 (doc/http-grpc-status-mapping.md): an HTTP error is the call's status.
                 if (headers.get(GrpcServerStream.GRPC_STATUS) == null) {
-                    end(statusOfHttp(status), "HTTP status " + status, false);
+                    end(statusOfHttp(status), "HTTP status " + status);
                     return;
                 }
             } else if (!GrpcServerStream.isGrpc(headers)) {
                 end(GrpcStatus.UNKNOWN, "content-type " + headers.get(GrpcServerStream.CONTENT_TYPE)
-                        + " is not application/grpc", false);
+                        + " is not application/grpc");
                 return;
             }
             if (!frame.endStream()) {
@@ -282,16 +269,16 @@ public final class GrpcClientCall {
             }
             // Trailers-only: the status is in these headers.
         } else if (!frame.endStream()) {
-            end(GrpcStatus.INTERNAL, "trailers without END_STREAM", false);
+            end(GrpcStatus.INTERNAL, "trailers without END_STREAM");
             return;
         }
         if (!framing.isIdle()) {
-            end(GrpcStatus.INTERNAL, "response ended inside a message", false);
+            end(GrpcStatus.INTERNAL, "response ended inside a message");
             return;
         }
         CharSequence message = headers.get(GrpcServerStream.GRPC_MESSAGE);
         end(GrpcStatus.parse(headers.get(GrpcServerStream.GRPC_STATUS)),
-                message == null ? null : GrpcStatusMessage.decode(message), false);
+                message == null ? null : GrpcStatusMessage.decode(message));
     }
 
     /** doc/PROTOCOL-HTTP2.md, "Errors": the status a RST_STREAM code means to the client. */

@@ -91,7 +91,8 @@ public final class IovArray implements AutoCloseable {
      * Adds the bytes {@code [index, index + length)} of {@code buf}.
      *
      * @return {@code false} if the array is full (entries or bytes); nothing was added then
-     * @throws IllegalArgumentException if {@code buf} is not direct
+     * @throws IllegalArgumentException if {@code buf} is not direct, or claims to be but one of its
+     *         {@link ByteBuf#nioBuffers NIO views} is not; nothing was added then
      * @throws IndexOutOfBoundsException if the range is outside {@code buf}'s capacity
      * @throws IllegalStateException if the array is closed
      */
@@ -112,17 +113,26 @@ public final class IovArray implements AutoCloseable {
         }
         if (buf.nioBufferCount() == 1) {
             ByteBuffer b = buf.nioBuffer(index, length);
-            // A view may start at a position other than 0; its address is that of its byte 0.
-            return add0(nioAddress(b) + b.position(), length);
+            long address = UnixNative.directBufferAddress(b);
+            if (address != 0) {
+                // A view may start at a position other than 0; its address is that of its byte 0.
+                return add0(address + b.position(), length);
+            }
+            // A direct buffer whose single view is a heap copy (a range across a composite's components, say):
+            // its pieces, which share the direct memory, are what can be written.
         }
         ByteBuffer[] buffers = buf.nioBuffers(index, length);
         if (!fits(buffers.length, length)) {
             return false;
         }
+        // Every piece is checked before any is added: a refused buffer leaves the array as it was.
+        for (int i = 0; i < buffers.length; i++) {
+            nioAddress(buffers[i], buf);
+        }
         for (int i = 0; i < buffers.length; i++) {
             ByteBuffer b = buffers[i];
             if (b.hasRemaining()) {
-                put(nioAddress(b) + b.position(), b.remaining());
+                put(nioAddress(b, buf) + b.position(), b.remaining());
             }
         }
         return true;
@@ -162,10 +172,11 @@ public final class IovArray implements AutoCloseable {
         return length == 0 || add0(address, length);
     }
 
-    private static long nioAddress(ByteBuffer buffer) {
+    private static long nioAddress(ByteBuffer buffer, ByteBuf of) {
         long address = UnixNative.directBufferAddress(buffer);
         if (address == 0) {
-            throw new IllegalArgumentException("not a direct ByteBuffer: " + buffer);
+            throw new IllegalArgumentException("not a direct ByteBuffer: " + buffer + " of " + of
+                    + " (copy it into a direct buffer first)");
         }
         return address;
     }

@@ -2,6 +2,8 @@ package io.weir.handler.codec.http2;
 
 import io.weir.channel.AbstractChannel;
 import io.weir.channel.ChannelConfig;
+import io.weir.channel.ChannelFuture;
+import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPromise;
@@ -15,7 +17,10 @@ import java.util.ArrayDeque;
  * to the parent's pipeline through the codec. Everything runs on the parent's event loop.
  *
  * <p>Writes complete their promise when the codec accepted the frame (queued it for flow control or wrote it to
- * the parent's outbound buffer), or fail at once when the codec refused it (a closed stream).
+ * the parent's outbound buffer), or fail at once when the codec refused it (a closed stream). A frame the
+ * connection fails to write later, while it stays open (the transport refused the bytes), is never silent: the
+ * failure is fired as {@code exceptionCaught} in this child and the connection is closed, since the peer's HPACK
+ * and flow-control state no longer match ours.
  */
 final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2StreamChannel {
 
@@ -39,6 +44,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private boolean writing;
     private boolean closeAfterWrite;
     int index = -1;
+    /** Watches the parent's write of each frame this child wrote; one per child, no allocation per write. */
+    private final ChannelFutureListener parentWriteDone = this::parentWriteDone;
 
     DefaultHttp2StreamChannel(Http2MultiplexHandler multiplexer, ChannelHandlerContext parentCtx,
             DefaultHttp2FrameStream stream) {
@@ -212,12 +219,32 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             if (promise.isDone() && !promise.isSuccess()) {
                 in.remove(promise.cause());
             } else {
+                if (!promise.isDone()) {
+                    promise.addListener(parentWriteDone);
+                }
                 in.remove();
             }
         }
         if (wrote) {
             multiplexer.flushParent();
         }
+    }
+
+    /**
+     * A frame accepted earlier did not reach the socket. The codec's own refusals of queued frames (the stream was
+     * reset or ended: an {@link Http2Exception}) lose nothing on the wire, and if the connection is closing its
+     * children learn that from {@code channelInactive}. Otherwise the bytes are lost from the middle of the
+     * connection's stream, so the cause is fired here (where the writer listens) and the connection, now out of
+     * step, is closed.
+     */
+    private void parentWriteDone(ChannelFuture future) {
+        if (future.isSuccess() || future.cause() instanceof Http2Exception || !parent().isOpen()) {
+            return;
+        }
+        if (open) {
+            pipeline().fireExceptionCaught(future.cause());
+        }
+        multiplexer.frameWriteFailed(future.cause());
     }
 
     @Override

@@ -132,8 +132,10 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     private void openRemoteStream(int streamId, ByteBuf headerBlock, boolean endStream) throws Http2Exception {
         if (!c.ids.isIdle(streamId) || !c.ids.isRemote(streamId)) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
-            if (c.ids.isRemote(streamId) && c.recentlyClosed(streamId) == 1) {
-                return; // in flight after our RST_STREAM
+            if (c.recentlyClosed(streamId) == 1) {
+                // §5.1: in flight after our RST_STREAM, whoever opened the stream (a client that cancels its own
+                // request still receives the response HEADERS and trailers the server sent before seeing it).
+                return;
             }
             if (c.ids.isRemote(streamId) && streamId <= c.ids.lastRemoteStreamId()) {
                 // §5.1 closed: a new header section on a stream that ended is a connection STREAM_CLOSED.

@@ -486,6 +486,18 @@ public final class Http2FrameCodec implements ChannelHandler {
         ctx.close();
     }
 
+    /**
+     * A frame accepted for writing failed before reaching the socket while the connection stayed open (the
+     * transport refused its buffer, say). The peer's HPACK and flow-control state no longer match ours, so the
+     * connection ends with GOAWAY(INTERNAL_ERROR) rather than carrying on with a gap in its byte stream.
+     */
+    void frameWriteFailed(Throwable cause) {
+        if (!failed && ctx != null && ctx.channel().isOpen()) {
+            connectionFailed(Http2Exception.connectionError(Http2Error.INTERNAL_ERROR,
+                    "a frame could not be written: " + cause));
+        }
+    }
+
     private ByteBuf debugData(String message) {
         if (message == null || message.isEmpty()) {
             return Unpooled.EMPTY_BUFFER;

@@ -143,6 +143,11 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         codec.consumeBytes(stream, octets);
     }
 
+    /** A frame a child wrote was lost on its way to the socket: the connection is out of step and ends. */
+    void frameWriteFailed(Throwable cause) {
+        codec.frameWriteFailed(cause);
+    }
+
     /** A child closed: reset its stream if it is still open. */
     void childClosed(DefaultHttp2StreamChannel child) {
         int i = child.index;
@@ -159,6 +164,11 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         if (stream.id > 0 && !stream.state.isClosed() && ctx.channel().isActive()) {
             ctx.write(new Http2ResetFrame(stream, Http2Error.CANCEL.code()), ctx.voidPromise());
             flushParent();
+        } else if (stream.id > 0 && stream.state.isClosed()) {
+            // The child closed while reading the frame that ended its stream, before the codec retired the
+            // stream: retire it now, so that a stream opened from this child's closeFuture does not find it
+            // still counted against the peer's SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 §5.1.2).
+            codec.closeIfBothEnded(stream);
         }
     }
 

@@ -171,6 +171,14 @@ final class Http2FrameClient implements AutoCloseable {
         to.runPendingTasks();
     }
 
+    /** {@link #pump} both ways a few times: enough for a request, its response and the frames they trigger. */
+    static void exchange(EmbeddedChannel client, EmbeddedChannel server) {
+        for (int i = 0; i < 4; i++) {
+            pump(client, server);
+            pump(server, client);
+        }
+    }
+
     void advance(long millis) {
         channel.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
         channel.runScheduledPendingTasks();

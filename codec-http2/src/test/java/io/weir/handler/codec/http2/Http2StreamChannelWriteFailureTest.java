@@ -1,0 +1,114 @@
+package io.weir.handler.codec.http2;
+
+import static io.weir.handler.codec.http2.Http2FrameClient.exchange;
+import static io.weir.handler.codec.http2.Http2FrameClient.get;
+import static io.weir.handler.codec.http2.Http2FrameClient.post;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelPromise;
+import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** A frame a child wrote that the connection then fails to put on the wire is reported, never a silent stall. */
+class Http2StreamChannelWriteFailureTest {
+
+    /** Next to the transport: once armed, every flushed write fails, as a transport refusing a buffer does. */
+    private static final class FailingFlush implements ChannelHandler {
+        final IllegalArgumentException refusal = new IllegalArgumentException("not a direct ByteBuffer (test)");
+        private final List<ChannelPromise> pending = new ArrayList<>();
+        boolean armed;
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (!armed) {
+                ctx.write(msg, promise);
+                return;
+            }
+            ReferenceCountUtil.release(msg);
+            pending.add(promise);
+        }
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) {
+            if (!armed) {
+                ctx.flush();
+                return;
+            }
+            List<ChannelPromise> failing = new ArrayList<>(pending);
+            pending.clear();
+            for (ChannelPromise promise : failing) {
+                promise.tryFailure(refusal);
+            }
+        }
+    }
+
+    /** A client stream whose handler records every exception it is told about. */
+    private static Http2StreamChannel openRecordingFailures(EmbeddedChannel client, List<Throwable> caught)
+            throws Exception {
+        return new Http2StreamChannelBootstrap(client).handler(new ChannelHandler() {
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                caught.add(cause);
+            }
+        }).open().get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aFrameTheConnectionFailsToWriteIsFiredInTheChildAndClosesTheConnection() throws Exception {
+        FailingFlush transport = new FailingFlush();
+        EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        EmbeddedChannel client = new EmbeddedChannel(transport, Http2FrameCodecBuilder.forClient().build(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        try {
+            for (int i = 0; i < 3; i++) {
+                Http2FrameClient.pump(client, server);
+                Http2FrameClient.pump(server, client);
+            }
+            List<Throwable> caught = new ArrayList<>();
+            Http2StreamChannel stream = openRecordingFailures(client, caught);
+            transport.armed = true;
+            stream.writeAndFlush(new Http2HeadersFrame(get("/lost"), true));
+            client.runPendingTasks();
+
+            assertThat(caught).containsExactly(transport.refusal);
+            assertThat(client.isOpen()).isFalse();
+            assertThat(stream.isOpen()).isFalse();
+        } finally {
+            client.finishAndReleaseAll();
+            server.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void dataQueuedOnAStreamTheClientResetsIsDroppedWithoutEndingTheConnection() throws Exception {
+        EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        EmbeddedChannel client = new EmbeddedChannel(Http2FrameCodecBuilder.forClient().build(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        try {
+            exchange(client, server);
+            List<Throwable> caught = new ArrayList<>();
+            Http2StreamChannel stream = openRecordingFailures(client, caught);
+            stream.write(new Http2HeadersFrame(post("/upload"), false));
+            // More than the peer's initial 65,535-octet window: the rest waits in the codec's flow-control queue.
+            stream.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[100_000]), true));
+            client.runPendingTasks();
+            stream.close().get(5, TimeUnit.SECONDS);
+            exchange(client, server);
+
+            assertThat(caught).isEmpty();
+            assertThat(client.isOpen()).isTrue();
+        } finally {
+            client.finishAndReleaseAll();
+            server.finishAndReleaseAll();
+        }
+    }
+}
