@@ -563,9 +563,16 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         }
     }
 
-    /** An exception reached the end of the pipeline: the default logs it at WARNING. */
+    /**
+     * An exception reached the end of the pipeline: the default logs it at WARNING, except a
+     * {@link java.nio.channels.ClosedChannelException} on a channel that is already closed (a write that lost the
+     * race with the close, as when a peer connects and leaves at once), which it logs at DEBUG: such writes are
+     * expected, and a peer must not be able to fill the log with warnings by connecting and closing.
+     */
     protected void onUnhandledInboundException(Throwable cause) {
-        LOGGER.log(Level.WARNING, "An exception reached the end of the pipeline of ", this,
+        Level level = cause instanceof java.nio.channels.ClosedChannelException && !isOpen()
+                ? Level.DEBUG : Level.WARNING;
+        LOGGER.log(level, "An exception reached the end of the pipeline of ", this,
                 " without being handled (add a handler that overrides exceptionCaught)", cause);
     }
 
