@@ -2,6 +2,7 @@ package io.weir.handler.ssl.internal.openssl;
 
 import io.netty.internal.tcnative.Buffer;
 import io.netty.internal.tcnative.SSL;
+import io.weir.handler.ssl.OcspResponseTooLargeException;
 import io.weir.handler.ssl.internal.NativeBufferEngine;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
@@ -82,6 +83,14 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         try {
             b = SSL.bioNewByteBuffer(s, NON_APPLICATION_BUFFER_BYTES);
             context.applyKeyMaterial(s);
+            if (context.ocspEnabled()) {
+                if (client) {
+                    // RFC 6066 §8: the client asks for the server's stapled OCSP response (status_request).
+                    SSL.enableOcsp(s);
+                } else if (context.ocspResponse() != null) {
+                    SSL.setOcspResponse(s, context.ocspResponse());
+                }
+            }
             if (client) {
                 SSL.setRenegotiateMode(s, SSL.SSL_RENEGOTIATE_NEVER);
                 if (peerHost != null && isHostName(peerHost)) {
@@ -128,6 +137,36 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     /** The key-exchange group the completed handshake used (e.g. {@code "X25519MLKEM768"}), or null. */
     public synchronized String keyExchangeGroup() {
         return group;
+    }
+
+    /**
+     * Server engines: staples {@code response} (a DER OCSP response, RFC 6960) in this connection's handshake
+     * instead of the one the context holds; null leaves the context's. Call before the handshake starts.
+     *
+     * @throws IllegalStateException on a client engine, with stapling off, or once the handshake started
+     * @throws IllegalArgumentException if the response is empty or over the context's limit
+     */
+    public synchronized void setOcspResponse(byte[] response) {
+        if (context.isClient()) {
+            throw new IllegalStateException("a client engine does not staple OCSP responses");
+        }
+        if (response == null) {
+            return;
+        }
+        byte[] checked = context.checkedOcspResponse(response);
+        if (handshake != Handshake.NOT_STARTED || ssl == 0) {
+            throw new IllegalStateException("the handshake has started; the OCSP response is fixed");
+        }
+        SSL.setOcspResponse(ssl, checked);
+    }
+
+    /**
+     * Client engines: the DER OCSP response the server stapled (a copy), or null if it stapled none, stapling is
+     * off, or the handshake has not reached the server's certificate. Also {@code getStatusResponses()} of the
+     * session, which trust managers read.
+     */
+    public byte[] getOcspResponse() {
+        return session.statusResponse();
     }
 
     /** Whether {@code host} is a DNS name rather than an IPv4 or IPv6 literal. */
@@ -487,8 +526,23 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return full;
     }
 
-    /** Called by the trust bridge inside the handshake: the protocol is known, the peer chain is being checked. */
-    void verifying() {
+    /**
+     * Called by the trust bridge inside the handshake: the protocol is known, the peer chain is being checked, and
+     * a stapled OCSP response has arrived (TLS 1.3: in the Certificate message; TLS 1.2: CertificateStatus, read
+     * before the chain is verified), so trust managers see it in {@code getStatusResponses()}.
+     *
+     * @throws OcspResponseTooLargeException if the server stapled more than the context's limit
+     */
+    void verifying() throws OcspResponseTooLargeException {
+        if (context.isClient() && context.ocspEnabled()) {
+            byte[] stapled = SSL.getOcspResponse(ssl);
+            if (stapled != null && stapled.length > 0) {
+                if (stapled.length > context.maxOcspResponseBytes()) {
+                    throw new OcspResponseTooLargeException(stapled.length, context.maxOcspResponseBytes());
+                }
+                session.statusResponse(stapled);
+            }
+        }
         session.handshakeProtocol(SSL.getVersion(ssl), context.isClient() ? sniOf(getPeerHost())
                 : SSL.getSniHostname(ssl));
     }
