@@ -8,6 +8,7 @@ import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,6 +69,7 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     private Throwable verifyFailure;
     private X509Certificate[] verifiedPeerChain;
     private String[] enabledProtocols;
+    private String[] enabledCipherSuites;
     private boolean reused;
     private String group;
     private String selectedProtocol;
@@ -77,6 +79,7 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         this.context = context;
         this.session = new OpenSslSession(peerHost, peerPort);
         this.enabledProtocols = context.protocols();
+        this.enabledCipherSuites = context.cipherSuites().toArray(new String[0]);
         boolean client = context.isClient();
         long s = SSL.newSSL(context.address(), !client);
         long b;
@@ -692,13 +695,48 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     }
 
     @Override
-    public String[] getEnabledCipherSuites() {
-        return context.cipherSuites().toArray(new String[0]);
+    public synchronized String[] getEnabledCipherSuites() {
+        return enabledCipherSuites.clone();
     }
 
+    /**
+     * Narrows this engine's cipher suites to {@code suites}, each of which must be enabled in its
+     * {@code SslContext} (see {@link #getEnabledCipherSuites()} before any call). BoringSSL enables TLS 1.3's suites
+     * as a set (RFC 8446 §9.1), so either all of the context's TLS 1.3 suites are given or none, which turns TLS 1.3
+     * off for this engine; likewise no TLS 1.2 suite turns TLS 1.2 off. Call before the handshake starts.
+     *
+     * @throws IllegalArgumentException for a suite outside the context's set, part of the TLS 1.3 set, or a choice
+     *     that leaves no protocol to negotiate
+     * @throws IllegalStateException once the handshake started or the engine closed
+     */
     @Override
-    public void setEnabledCipherSuites(String[] suites) {
-        throw new UnsupportedOperationException("cipher suites are set on the SslContextBuilder");
+    public synchronized void setEnabledCipherSuites(String[] suites) {
+        Objects.requireNonNull(suites, "suites");
+        checkConfigurable("cipher suites");
+        List<String> allowed = context.cipherSuites();
+        List<String> kept = new ArrayList<>();
+        int tls13 = 0;
+        for (String suite : suites) {
+            if (suite == null || !allowed.contains(suite)) {
+                throw new IllegalArgumentException("cipher suite " + suite + " is not enabled in this engine's "
+                        + "SslContext; enabled: " + allowed);
+            }
+            if (!kept.contains(suite)) {
+                kept.add(suite);
+                tls13 += CipherSuiteNames.TLS13.contains(suite) ? 1 : 0;
+            }
+        }
+        int contextTls13 = 0;
+        for (int i = 0; i < allowed.size(); i++) {
+            contextTls13 += CipherSuiteNames.TLS13.contains(allowed.get(i)) ? 1 : 0;
+        }
+        if (tls13 != 0 && tls13 != contextTls13) {
+            throw new IllegalArgumentException("BoringSSL enables TLS 1.3's cipher suites together (RFC 8446 §9.1): "
+                    + "give all of the context's TLS 1.3 suites or none; given " + kept);
+        }
+        String[] chosen = kept.toArray(new String[0]);
+        restrict(enabledProtocols, chosen);
+        enabledCipherSuites = chosen;
     }
 
     @Override
@@ -711,9 +749,81 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return enabledProtocols.clone();
     }
 
+    /**
+     * Narrows this engine's protocol versions to {@code protocols}, each of which must be enabled in its
+     * {@code SslContext}. Call before the handshake starts.
+     *
+     * @throws IllegalArgumentException for a protocol outside the context's set, or a choice that leaves no
+     *     protocol with an enabled cipher suite
+     * @throws IllegalStateException once the handshake started or the engine closed
+     */
     @Override
-    public void setEnabledProtocols(String[] protocols) {
-        throw new UnsupportedOperationException("protocols are set on the SslContextBuilder");
+    public synchronized void setEnabledProtocols(String[] protocols) {
+        Objects.requireNonNull(protocols, "protocols");
+        checkConfigurable("protocols");
+        List<String> allowed = List.of(context.protocols());
+        List<String> kept = new ArrayList<>();
+        for (String protocol : protocols) {
+            if (protocol == null || !allowed.contains(protocol)) {
+                throw new IllegalArgumentException("protocol " + protocol + " is not enabled in this engine's "
+                        + "SslContext; enabled: " + allowed);
+            }
+            if (!kept.contains(protocol)) {
+                kept.add(protocol);
+            }
+        }
+        String[] chosen = kept.toArray(new String[0]);
+        restrict(chosen, enabledCipherSuites);
+        enabledProtocols = chosen;
+    }
+
+    private void checkConfigurable(String what) {
+        if (ssl == 0) {
+            throw new IllegalStateException("the engine is closed; its " + what + " can no longer change");
+        }
+        if (handshake != Handshake.NOT_STARTED) {
+            throw new IllegalStateException("the handshake has started; the " + what + " are fixed");
+        }
+    }
+
+    /** Applies a protocol and cipher suite choice to the SSL object, or throws leaving it as it was. */
+    private void restrict(String[] protocols, String[] suites) {
+        List<String> suiteList = List.of(suites);
+        String tls12Suites = CipherSuiteNames.toOpenSsl(suiteList);
+        boolean tls13Suites = false;
+        for (String suite : suites) {
+            tls13Suites |= CipherSuiteNames.TLS13.contains(suite);
+        }
+        List<String> protocolList = List.of(protocols);
+        boolean tls13 = tls13Suites && protocolList.contains("TLSv1.3");
+        boolean tls12 = !tls12Suites.isEmpty() && protocolList.contains("TLSv1.2");
+        if (!tls13 && !tls12) {
+            throw new IllegalArgumentException("no protocol left to negotiate: protocols " + protocolList
+                    + " with cipher suites " + suiteList);
+        }
+        if (tls12) {
+            boolean accepted;
+            try {
+                accepted = SSL.setCipherSuites(ssl, tls12Suites, false);
+            } catch (Exception e) {
+                accepted = false;
+            }
+            if (!accepted) {
+                SSL.clearError();
+                throw new IllegalArgumentException("BoringSSL refused the cipher suites " + tls12Suites);
+            }
+        }
+        // The context's options already exclude what it does not allow; only its protocols are cleared here.
+        if (tls13) {
+            SSL.clearOptions(ssl, SSL.SSL_OP_NO_TLSv1_3);
+        } else {
+            SSL.setOptions(ssl, SSL.SSL_OP_NO_TLSv1_3);
+        }
+        if (tls12) {
+            SSL.clearOptions(ssl, SSL.SSL_OP_NO_TLSv1_2);
+        } else {
+            SSL.setOptions(ssl, SSL.SSL_OP_NO_TLSv1_2);
+        }
     }
 
     @Override
@@ -753,9 +863,17 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return context.isClient();
     }
 
+    /**
+     * Accepts the context's own setting (so {@code setSSLParameters(getSSLParameters())} works); client
+     * authentication is chosen on the {@code SslContextBuilder}.
+     *
+     * @throws UnsupportedOperationException for any other value
+     */
     @Override
     public void setNeedClientAuth(boolean need) {
-        throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        if (need != context.clientAuthRequired()) {
+            throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        }
     }
 
     @Override
@@ -763,9 +881,18 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return context.clientAuthRequired();
     }
 
+    /**
+     * Accepts the context's own setting (and false when it requires client certificates, which is what
+     * {@code SSLEngine.setSSLParameters} passes then); client authentication is chosen on the
+     * {@code SslContextBuilder}.
+     *
+     * @throws UnsupportedOperationException for any other value
+     */
     @Override
     public void setWantClientAuth(boolean want) {
-        throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        if (want != context.clientAuthOptional() && !(context.clientAuthRequired() && !want)) {
+            throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        }
     }
 
     @Override
