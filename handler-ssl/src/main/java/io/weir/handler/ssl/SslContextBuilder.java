@@ -324,8 +324,10 @@ public final class SslContextBuilder {
     /**
      * The key-exchange groups to offer, in preference order, by their TLS names ({@code "X25519MLKEM768"},
      * {@code "X25519"}, {@code "P-256"}, {@code "P-384"}); null restores the default, which with OpenSSL is
-     * {@link OpenSslContext#DEFAULT_GROUPS} (the hybrid post-quantum group first). Applied by the OpenSSL provider;
-     * the JDK provider keeps its own list (system property {@code jdk.tls.namedGroups}).
+     * {@link OpenSslContext#DEFAULT_GROUPS} (the hybrid post-quantum group first) and with the JDK the JDK's own
+     * list. The JDK provider applies them through {@code SSLParameters.setNamedGroups} on JDK 20 and later; on
+     * older JDKs {@link #build()} fails when groups are set and the provider is (or falls back to) the JDK's: set
+     * the system property {@code jdk.tls.namedGroups} instead (it uses {@code secp256r1} for {@code P-256}).
      */
     public SslContextBuilder groups(String... groups) {
         this.groups = groups == null ? null : List.of(groups);
@@ -344,7 +346,9 @@ public final class SslContextBuilder {
     /**
      * Debugging only: receives each connection's secrets as NSS key log lines (what Wireshark reads from an
      * {@code SSLKEYLOGFILE}); anyone holding them can decrypt the traffic. Off (null) by default. Called on the
-     * event loop during handshakes. Applied by the OpenSSL provider; the JDK provider has no such hook.
+     * event loop during handshakes. OpenSSL provider only: the JDK has no such hook, so {@link #build()} fails when
+     * a key log is set and {@link SslProvider#JDK} is named explicitly; when the JDK provider is only the fallback
+     * (OpenSSL unavailable), no lines are logged.
      */
     public SslContextBuilder keyLog(Consumer<String> lines) {
         this.keyLog = lines;
@@ -420,6 +424,16 @@ public final class SslContextBuilder {
                     + " provider was " + (provider == SslProvider.JDK ? "chosen" : "the fallback, OpenSSL being unavailable")
                     + " (the JDK staples through -Djdk.tls.server.enableStatusRequestExtension=true)",
                     provider == SslProvider.JDK ? null : OpenSsl.unavailabilityCause());
+        }
+        if (keyLog != null && provider == SslProvider.JDK) {
+            throw new SSLException("keyLog is not supported by the JDK provider (the JDK has no key log hook); "
+                    + "use the OPENSSL provider");
+        }
+        if (groups != null && !JdkEngineFactory.namedGroupsSupported()) {
+            throw new SSLException("the JDK provider on JDK " + Runtime.version().feature() + " cannot set the "
+                    + "key-exchange groups " + groups + " per context (SSLParameters.setNamedGroups needs JDK 20); "
+                    + "set -Djdk.tls.namedGroups instead", provider == SslProvider.JDK ? null
+                    : OpenSsl.unavailabilityCause());
         }
         return buildJdk();
     }
@@ -523,7 +537,8 @@ public final class SslContextBuilder {
             }
             JdkEngineFactory engines = new JdkEngineFactory(context, client, protocols.toArray(new String[0]), suites,
                     clientAuth == ClientAuth.REQUIRE, clientAuth == ClientAuth.OPTIONAL,
-                    client ? endpointIdentificationAlgorithm : null, applicationProtocols.toArray(new String[0]));
+                    client ? endpointIdentificationAlgorithm : null, applicationProtocols.toArray(new String[0]),
+                    groups == null ? null : JdkEngineFactory.jdkGroupNames(groups));
             return new SslContext(provider, client, engines, applicationProtocols);
         } catch (GeneralSecurityException e) {
             throw new SSLException("cannot build the " + provider + " TLS context", e);

@@ -1,12 +1,10 @@
 package io.weir.handler.ssl;
 
-import static io.weir.handler.ssl.TlsTestSupport.TIMEOUT_SECONDS;
 import static io.weir.handler.ssl.TlsTestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.ByteBufAllocator;
-import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -16,13 +14,12 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SSLException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,7 +33,8 @@ class OcspStaplingTest {
     private static final String OPENSSL_INSTALL = "apt-get install -y openssl";
     private static byte[] ocspResponse;
 
-    private final SocketFixture sockets = new SocketFixture();
+    @RegisterExtension
+    final SocketFixture sockets = new SocketFixture();
 
     @BeforeAll
     static void makeOcspResponse() throws Exception {
@@ -71,32 +69,8 @@ class OcspStaplingTest {
         return der;
     }
 
-    @AfterEach
-    void tearDown() throws Exception {
-        sockets.closeAll();
-    }
-
     private EventLoopGroup group() {
         return sockets.group(1);
-    }
-
-    private InetSocketAddress server(EventLoopGroup g, SslContext ctx, Consumer<SslHandler> perConnection)
-            throws Exception {
-        Channel server = SocketTransport.NIO.bind(g, ch -> {
-            sockets.serverChildren.add(ch);
-            SslHandler ssl = ctx.newHandler(ch.alloc());
-            perConnection.accept(ssl);
-            ch.pipeline().addLast(ssl, SslHandlerSocketTest.Echo.INSTANCE);
-        });
-        sockets.channels.add(server);
-        return (InetSocketAddress) server.localAddress();
-    }
-
-    private SslHandler connect(EventLoopGroup g, InetSocketAddress address, SslContext ctx) throws Exception {
-        SslHandler ssl = ctx.newHandler(ByteBufAllocator.DEFAULT, "localhost", address.getPort());
-        sockets.channels.add(SocketTransport.NIO.connect(g, address, ssl));
-        await(ssl.handshakeFuture());
-        return ssl;
     }
 
     private static SslContext stapling(byte[] response) throws SSLException {
@@ -113,8 +87,8 @@ class OcspStaplingTest {
     @ValueSource(strings = {"TLSv1.2", "TLSv1.3"})
     void weirClientReceivesExactlyTheStapledResponse(String protocol) throws Exception {
         EventLoopGroup g = group();
-        InetSocketAddress address = server(g, stapling(ocspResponse), ssl -> { });
-        SslHandler ssl = connect(g, address, requestingClient(protocol));
+        InetSocketAddress address = sockets.echoServer(g, stapling(ocspResponse), ssl -> { });
+        SslHandler ssl = sockets.connect(g, address, requestingClient(protocol));
         OpenSslProviderSocketTest.assertHandshakeSucceeded(ssl);
         assertThat(ssl.session().getProtocol()).isEqualTo(protocol);
         assertThat(ssl.ocspResponse()).isEqualTo(ocspResponse);
@@ -128,21 +102,21 @@ class OcspStaplingTest {
         EventLoopGroup g = group();
         byte[] own = {0x30, 0x03, 0x0a, 0x01, 0x01}; // OCSPResponse { malformedRequest }: any bytes are stapled
         BlockingQueue<Boolean> first = new LinkedBlockingQueue<>(List.of(true));
-        InetSocketAddress address = server(g, stapling(ocspResponse), ssl -> {
+        InetSocketAddress address = sockets.echoServer(g, stapling(ocspResponse), ssl -> {
             if (first.poll() != null) {
                 ssl.setOcspResponse(own);
             }
         });
         SslContext client = requestingClient("TLSv1.3");
-        assertThat(connect(g, address, client).ocspResponse()).isEqualTo(own);
-        assertThat(connect(g, address, client).ocspResponse()).isEqualTo(ocspResponse);
+        assertThat(sockets.connect(g, address, client).ocspResponse()).isEqualTo(own);
+        assertThat(sockets.connect(g, address, client).ocspResponse()).isEqualTo(ocspResponse);
     }
 
     @Test
     void nothingIsStapledToAClientThatDidNotAsk() throws Exception {
         EventLoopGroup g = group();
-        InetSocketAddress address = server(g, stapling(ocspResponse), ssl -> { });
-        SslHandler ssl = connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).build());
+        InetSocketAddress address = sockets.echoServer(g, stapling(ocspResponse), ssl -> { });
+        SslHandler ssl = sockets.connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).build());
         OpenSslProviderSocketTest.assertHandshakeSucceeded(ssl);
         assertThat(ssl.ocspResponse()).isNull();
         assertThat(((ExtendedSSLSession) ssl.session()).getStatusResponses()).isEmpty();
@@ -154,8 +128,8 @@ class OcspStaplingTest {
         SslContext off = TlsTestSupport.server().sslProvider(SslProvider.OPENSSL).build();
         assertThatThrownBy(() -> off.setOcspResponse(ocspResponse)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("enableOcsp");
-        InetSocketAddress address = server(g, off, ssl -> { });
-        SslHandler ssl = connect(g, address, requestingClient("TLSv1.3"));
+        InetSocketAddress address = sockets.echoServer(g, off, ssl -> { });
+        SslHandler ssl = sockets.connect(g, address, requestingClient("TLSv1.3"));
         OpenSslProviderSocketTest.assertHandshakeSucceeded(ssl);
         assertThat(ssl.ocspResponse()).isNull();
     }
@@ -182,7 +156,7 @@ class OcspStaplingTest {
     @Test
     void anOversizedStapledResponseFailsTheClientsHandshake() throws Exception {
         EventLoopGroup g = group();
-        InetSocketAddress address = server(g, stapling(ocspResponse), ssl -> { });
+        InetSocketAddress address = sockets.echoServer(g, stapling(ocspResponse), ssl -> { });
         SslContext client = TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).enableOcsp(true)
                 .maxOcspResponseBytes(ocspResponse.length - 1).build();
         SslHandler ssl = client.newHandler(ByteBufAllocator.DEFAULT, "localhost", address.getPort());
@@ -223,7 +197,7 @@ class OcspStaplingTest {
 
     private String sClientStatus(SslContext serverCtx, String version) throws Exception {
         String openssl = ExternalPeers.require("openssl", OPENSSL_INSTALL);
-        InetSocketAddress address = server(group(), serverCtx, ssl -> { });
+        InetSocketAddress address = sockets.echoServer(group(), serverCtx, ssl -> { });
         Process p = new ProcessBuilder(openssl, "s_client", "-connect", "127.0.0.1:" + address.getPort(),
                 "-servername", "localhost", "-" + version, "-status").redirectErrorStream(true).start();
         p.getOutputStream().close(); // close_notify at end of input, then exit

@@ -1,12 +1,10 @@
 package io.weir.handler.ssl;
 
 import static io.weir.handler.ssl.TlsTestSupport.TIMEOUT_SECONDS;
-import static io.weir.handler.ssl.TlsTestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.ByteBufAllocator;
-import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -14,10 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code setEnabledProtocols} and {@code setEnabledCipherSuites} on OpenSSL engines, as users and frameworks call
@@ -29,37 +26,18 @@ class OpenSslEngineRestrictionTest {
     private static final List<String> TLS13_SUITES = List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
             "TLS_CHACHA20_POLY1305_SHA256");
 
-    private final SocketFixture sockets = new SocketFixture();
-
-    @BeforeAll
-    static void openSslLoads() {
-        OpenSsl.ensureAvailability();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        sockets.closeAll();
-    }
+    @RegisterExtension
+    final SocketFixture sockets = new SocketFixture();
 
     private InetSocketAddress server(EventLoopGroup g, SslContext ctx, Consumer<SSLEngine> perConnection)
             throws Exception {
-        Channel server = SocketTransport.NIO.bind(g, ch -> {
-            sockets.serverChildren.add(ch);
-            SslHandler ssl = ctx.newHandler(ch.alloc());
-            perConnection.accept(ssl.engine());
-            ch.pipeline().addLast(ssl, SslHandlerSocketTest.Echo.INSTANCE);
-        });
-        sockets.channels.add(server);
-        return (InetSocketAddress) server.localAddress();
+        return sockets.echoServer(g, ctx, handler -> perConnection.accept(handler.engine()));
     }
 
     private SslHandler connect(EventLoopGroup g, InetSocketAddress address, Consumer<SSLEngine> before)
             throws Exception {
-        SslContext ctx = TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).build();
-        SslHandler ssl = ctx.newHandler(ByteBufAllocator.DEFAULT, "localhost", address.getPort());
-        before.accept(ssl.engine());
-        sockets.channels.add(SocketTransport.NIO.connect(g, address, ssl));
-        await(ssl.handshakeFuture());
+        SslHandler ssl = sockets.connect(g, address, TlsTestSupport.client().sslProvider(SslProvider.OPENSSL).build(),
+                handler -> before.accept(handler.engine()));
         OpenSslProviderSocketTest.assertHandshakeSucceeded(ssl);
         return ssl;
     }

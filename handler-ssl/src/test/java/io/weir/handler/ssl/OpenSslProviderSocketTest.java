@@ -26,10 +26,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,7 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class OpenSslProviderSocketTest {
-    private final SocketFixture sockets = new SocketFixture();
+    @RegisterExtension
+    final SocketFixture sockets = new SocketFixture();
     private final BlockingQueue<SslHandler> serverHandlers = new LinkedBlockingQueue<>();
 
     @BeforeAll
@@ -58,11 +59,6 @@ class OpenSslProviderSocketTest {
             }
         }
         return all.stream();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        sockets.closeAll();
     }
 
     private EventLoopGroup group() {
