@@ -232,7 +232,12 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
             return result(Status.OK, HandshakeStatus.NEED_WRAP, 0);
         }
         if (pendingFailure != null) {
-            // The alert went out with the bytes flushed above; now the failure is reported.
+            if (SSL.bioLengthByteBuffer(bio) < capacity) {
+                // The alert was just flushed into dst: report it as produced (an exception would lose it), and
+                // the failure on the next wrap.
+                return result(Status.OK, HandshakeStatus.NEED_WRAP, 0);
+            }
+            // The alert went out with an earlier wrap; now the failure is reported.
             SSLHandshakeException e = pendingFailure;
             pendingFailure = null;
             fail();
