@@ -813,7 +813,9 @@ public final class SslHandler implements ChannelHandler {
 
     /**
      * Client side: the DER OCSP response the server stapled (a copy), or null if none was stapled or requested
-     * ({@link SslContextBuilder#enableOcsp(boolean)}); read it once {@link #handshakeFuture()} succeeded.
+     * ({@link SslContextBuilder#enableOcsp(boolean)}) or the session was resumed (no certificate, so no status, is
+     * sent then); read it once {@link #handshakeFuture()} succeeded. The response is not checked here: a
+     * revocation-checking trust manager reads it during the handshake, or the application parses it.
      */
     public byte[] ocspResponse() {
         if (engine instanceof io.weir.handler.ssl.internal.openssl.OpenSslEngine openSsl) {

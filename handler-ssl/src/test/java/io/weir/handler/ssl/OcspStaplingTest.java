@@ -135,6 +135,17 @@ class OcspStaplingTest {
     }
 
     @Test
+    void aServerWithStaplingOnButNoResponseYetStaplesNothing() throws Exception {
+        EventLoopGroup g = group();
+        SslContext ctx = stapling(ocspResponse);
+        ctx.setOcspResponse(null);
+        InetSocketAddress address = sockets.echoServer(g, ctx, ssl -> { });
+        SslHandler ssl = sockets.connect(g, address, requestingClient("TLSv1.2"));
+        OpenSslProviderSocketTest.assertHandshakeSucceeded(ssl);
+        assertThat(ssl.ocspResponse()).isNull();
+    }
+
+    @Test
     void oversizedResponsesAreRefusedByTheServersSetters() throws Exception {
         SslContext ctx = TlsTestSupport.server().sslProvider(SslProvider.OPENSSL).enableOcsp(true)
                 .maxOcspResponseBytes(100).build();

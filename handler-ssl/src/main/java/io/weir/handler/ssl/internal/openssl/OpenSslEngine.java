@@ -165,7 +165,7 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
 
     /**
      * Client engines: the DER OCSP response the server stapled (a copy), or null if it stapled none, stapling is
-     * off, or the handshake has not reached the server's certificate. Also {@code getStatusResponses()} of the
+     * off, the session was resumed, or the handshake has not reached the server's certificate. Also {@code getStatusResponses()} of the
      * session, which trust managers read.
      */
     public byte[] getOcspResponse() {
