@@ -79,6 +79,22 @@ public final class SslContext {
         engines.setSessionTicketKeys(keys.clone());
     }
 
+    /**
+     * Sets the DER-encoded OCSP response (RFC 6960 {@code OCSPResponse}) this server staples (RFC 6066 §8) from
+     * now on, to every new connection whose client requests it; null staples none. Connections already created
+     * keep the response they were created with. Replace it before it expires (its {@code nextUpdate}). The array
+     * is copied. May be called from any thread at any time.
+     *
+     * @throws UnsupportedOperationException with the {@link SslProvider#JDK} provider
+     * @throws IllegalStateException on a client context, or if {@link SslContextBuilder#enableOcsp(boolean)} was
+     *     not turned on
+     * @throws IllegalArgumentException if the response is empty or longer than
+     *     {@link SslContextBuilder#maxOcspResponseBytes(int)}
+     */
+    public void setOcspResponse(byte[] response) {
+        engines.setOcspResponse(response);
+    }
+
     /** A new {@link SslHandler} over {@link #newEngine(ByteBufAllocator)}. */
     public SslHandler newHandler(ByteBufAllocator alloc) {
         return new SslHandler(newEngine(alloc));

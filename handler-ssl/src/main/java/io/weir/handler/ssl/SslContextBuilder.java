@@ -51,6 +51,13 @@ public final class SslContextBuilder {
     public static final int DEFAULT_SESSION_TIMEOUT_SECONDS = 0;
     /** The endpoint identification algorithm clients use by default (RFC 2818 / RFC 6125 host name checks). */
     public static final String DEFAULT_ENDPOINT_IDENTIFICATION = "HTTPS";
+    /**
+     * The largest OCSP response a server staples or a client accepts when none is set, in bytes: a response for
+     * one certificate with its responder's certificate is 1-4 KiB.
+     */
+    public static final int DEFAULT_MAX_OCSP_RESPONSE_BYTES = 32 * 1024;
+    /** The highest {@link #maxOcspResponseBytes(int)} accepted, in bytes (TLS 1.2's 24-bit length bounds it too). */
+    public static final int MAX_OCSP_RESPONSE_BYTES_LIMIT = 1024 * 1024;
 
     private final boolean client;
     private SslProvider provider;
@@ -60,6 +67,8 @@ public final class SslContextBuilder {
     private List<String> groups;
     private boolean sessionTickets = true;
     private Consumer<String> keyLog;
+    private boolean ocsp;
+    private int maxOcspResponseBytes = DEFAULT_MAX_OCSP_RESPONSE_BYTES;
     private TrustManagerFactory trustManagerFactory;
     private List<X509Certificate> trustCertificates;
     private List<String> protocols = DEFAULT_PROTOCOLS;
@@ -315,8 +324,10 @@ public final class SslContextBuilder {
     /**
      * The key-exchange groups to offer, in preference order, by their TLS names ({@code "X25519MLKEM768"},
      * {@code "X25519"}, {@code "P-256"}, {@code "P-384"}); null restores the default, which with OpenSSL is
-     * {@link OpenSslContext#DEFAULT_GROUPS} (the hybrid post-quantum group first). Applied by the OpenSSL provider;
-     * the JDK provider keeps its own list (system property {@code jdk.tls.namedGroups}).
+     * {@link OpenSslContext#DEFAULT_GROUPS} (the hybrid post-quantum group first) and with the JDK the JDK's own
+     * list. The JDK provider applies them through {@code SSLParameters.setNamedGroups} on JDK 20 and later; on
+     * older JDKs {@link #build()} fails when groups are set and the provider is (or falls back to) the JDK's: set
+     * the system property {@code jdk.tls.namedGroups} instead (it uses {@code secp256r1} for {@code P-256}).
      */
     public SslContextBuilder groups(String... groups) {
         this.groups = groups == null ? null : List.of(groups);
@@ -335,7 +346,9 @@ public final class SslContextBuilder {
     /**
      * Debugging only: receives each connection's secrets as NSS key log lines (what Wireshark reads from an
      * {@code SSLKEYLOGFILE}); anyone holding them can decrypt the traffic. Off (null) by default. Called on the
-     * event loop during handshakes. Applied by the OpenSSL provider; the JDK provider has no such hook.
+     * event loop during handshakes. OpenSSL provider only: the JDK has no such hook, so {@link #build()} fails when
+     * a key log is set and {@link SslProvider#JDK} is named explicitly; when the JDK provider is only the fallback
+     * (OpenSSL unavailable), no lines are logged.
      */
     public SslContextBuilder keyLog(Consumer<String> lines) {
         this.keyLog = lines;
@@ -343,10 +356,42 @@ public final class SslContextBuilder {
     }
 
     /**
+     * OCSP stapling (RFC 6066 §8, the {@code status_request} extension); off by default. A server staples the
+     * response given to {@link SslContext#setOcspResponse(byte[])} (or, per connection,
+     * {@link SslHandler#setOcspResponse(byte[])}) to every handshake whose client asks for it; fetching and
+     * refreshing that response from the CA's responder before it expires is the application's job. A client asks
+     * for a stapled response and exposes it as {@link SslHandler#ocspResponse()} and as
+     * {@code ExtendedSSLSession.getStatusResponses()} during certificate checks (what revocation-checking trust
+     * managers read); it does not require one. OpenSSL provider only: {@link #build()} fails when stapling is on
+     * and the provider is (or falls back to) {@link SslProvider#JDK}, whose stapling is configured by the
+     * {@code jdk.tls.server.enableStatusRequestExtension} system property instead.
+     */
+    public SslContextBuilder enableOcsp(boolean enabled) {
+        this.ocsp = enabled;
+        return this;
+    }
+
+    /**
+     * The largest OCSP response a server may staple ({@link SslContext#setOcspResponse(byte[])} refuses larger)
+     * and a client accepts (a larger one fails the handshake with {@link OcspResponseTooLargeException}), in
+     * bytes; default {@link #DEFAULT_MAX_OCSP_RESPONSE_BYTES}.
+     *
+     * @throws IllegalArgumentException outside 1..{@link #MAX_OCSP_RESPONSE_BYTES_LIMIT}
+     */
+    public SslContextBuilder maxOcspResponseBytes(int bytes) {
+        if (bytes < 1 || bytes > MAX_OCSP_RESPONSE_BYTES_LIMIT) {
+            throw new IllegalArgumentException("maxOcspResponseBytes: " + bytes + " (expected 1.."
+                    + MAX_OCSP_RESPONSE_BYTES_LIMIT + ")");
+        }
+        this.maxOcspResponseBytes = bytes;
+        return this;
+    }
+
+    /**
      * Builds the context.
      *
      * @throws SSLException if the provider cannot create it, a protocol is not supported, no requested cipher
-     *     suite is supported, or a server has no key
+     *     suite is supported, a server has no key, or OCSP stapling is on and the provider is the JDK's
      */
     public SslContext build() throws SSLException {
         if (!client && keyManagerFactory == null) {
@@ -367,12 +412,28 @@ public final class SslContextBuilder {
                 if (unsuitable == null) {
                     return buildOpenSsl(tm);
                 }
-                if (provider == SslProvider.OPENSSL) {
+                if (provider == SslProvider.OPENSSL || ocsp) {
                     throw new SSLException("the OpenSSL provider cannot serve this configuration: " + unsuitable);
                 }
             } catch (GeneralSecurityException e) {
                 throw new SSLException("cannot build the OPENSSL TLS context", e);
             }
+        }
+        if (ocsp) {
+            throw new SSLException("OCSP stapling needs the OPENSSL provider; the " + SslProvider.JDK
+                    + " provider was " + (provider == SslProvider.JDK ? "chosen" : "the fallback, OpenSSL being unavailable")
+                    + " (the JDK staples through -Djdk.tls.server.enableStatusRequestExtension=true)",
+                    provider == SslProvider.JDK ? null : OpenSsl.unavailabilityCause());
+        }
+        if (keyLog != null && provider == SslProvider.JDK) {
+            throw new SSLException("keyLog is not supported by the JDK provider (the JDK has no key log hook); "
+                    + "use the OPENSSL provider");
+        }
+        if (groups != null && !JdkEngineFactory.namedGroupsSupported()) {
+            throw new SSLException("the JDK provider on JDK " + Runtime.version().feature() + " cannot set the "
+                    + "key-exchange groups " + groups + " per context (SSLParameters.setNamedGroups needs JDK 20); "
+                    + "set -Djdk.tls.namedGroups instead", provider == SslProvider.JDK ? null
+                    : OpenSsl.unavailabilityCause());
         }
         return buildJdk();
     }
@@ -381,7 +442,8 @@ public final class SslContextBuilder {
         int auth = clientAuth == ClientAuth.REQUIRE ? 2 : clientAuth == ClientAuth.OPTIONAL ? 1 : 0;
         EngineFactory engines = new OpenSslContext(client, protocols, ciphers, key, keyChain,
                 client || auth != 0 ? tm : null, auth, endpointIdentificationAlgorithm, applicationProtocols,
-                sessionCacheSize, sessionTimeoutSeconds, sessionTickets, groups, keyLog);
+                sessionCacheSize, sessionTimeoutSeconds, sessionTickets, groups, keyLog, ocsp,
+                maxOcspResponseBytes);
         return new SslContext(SslProvider.OPENSSL, client, engines, applicationProtocols);
     }
 
@@ -475,7 +537,8 @@ public final class SslContextBuilder {
             }
             JdkEngineFactory engines = new JdkEngineFactory(context, client, protocols.toArray(new String[0]), suites,
                     clientAuth == ClientAuth.REQUIRE, clientAuth == ClientAuth.OPTIONAL,
-                    client ? endpointIdentificationAlgorithm : null, applicationProtocols.toArray(new String[0]));
+                    client ? endpointIdentificationAlgorithm : null, applicationProtocols.toArray(new String[0]),
+                    groups == null ? null : JdkEngineFactory.jdkGroupNames(groups));
             return new SslContext(provider, client, engines, applicationProtocols);
         } catch (GeneralSecurityException e) {
             throw new SSLException("cannot build the " + provider + " TLS context", e);

@@ -794,6 +794,40 @@ public final class SslHandler implements ChannelHandler {
         needsFlush = false;
     }
 
+    /**
+     * Server side, OpenSSL provider: staples {@code response} (a DER OCSP response, RFC 6960) in this
+     * connection's handshake (RFC 6066 §8) instead of the context's {@link SslContext#setOcspResponse(byte[])
+     * current one}; the array is copied. Call before the handshake starts, e.g. right after creating the handler.
+     *
+     * @throws UnsupportedOperationException if the engine is not the OpenSSL provider's
+     * @throws IllegalStateException on a client, with stapling off, or once the handshake started
+     * @throws IllegalArgumentException if the response is empty or over the context's limit
+     */
+    public void setOcspResponse(byte[] response) {
+        if (!(engine instanceof io.weir.handler.ssl.internal.openssl.OpenSslEngine openSsl)) {
+            throw new UnsupportedOperationException("OCSP stapling needs the OPENSSL provider, not "
+                    + engine.getClass().getName());
+        }
+        openSsl.setOcspResponse(response);
+    }
+
+    /**
+     * Client side: the DER OCSP response the server stapled (a copy), or null if none was stapled or requested
+     * ({@link SslContextBuilder#enableOcsp(boolean)}) or the session was resumed (no certificate, so no status, is
+     * sent then); read it once {@link #handshakeFuture()} succeeded. The response is not checked here: a
+     * revocation-checking trust manager reads it during the handshake, or the application parses it.
+     */
+    public byte[] ocspResponse() {
+        if (engine instanceof io.weir.handler.ssl.internal.openssl.OpenSslEngine openSsl) {
+            return openSsl.getOcspResponse();
+        }
+        SSLSession s = engine.getSession();
+        if (s instanceof javax.net.ssl.ExtendedSSLSession extended && !extended.getStatusResponses().isEmpty()) {
+            return extended.getStatusResponses().get(0).clone();
+        }
+        return null;
+    }
+
     /** The negotiated session; valid once {@link #handshakeFuture()} succeeded. */
     public SSLSession session() {
         return engine.getSession();

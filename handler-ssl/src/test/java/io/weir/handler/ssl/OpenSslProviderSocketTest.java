@@ -26,10 +26,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,9 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class OpenSslProviderSocketTest {
-    private final List<EventLoopGroup> groups = new ArrayList<>();
-    private final List<Channel> channels = new ArrayList<>();
-    private final BlockingQueue<Channel> serverChildren = new LinkedBlockingQueue<>();
+    @RegisterExtension
+    final SocketFixture sockets = new SocketFixture();
     private final BlockingQueue<SslHandler> serverHandlers = new LinkedBlockingQueue<>();
 
     @BeforeAll
@@ -62,34 +61,18 @@ class OpenSslProviderSocketTest {
         return all.stream();
     }
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (Channel c : channels) {
-            c.close().awaitUninterruptibly(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        for (Channel c : serverChildren) {
-            c.closeFuture().awaitUninterruptibly(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        for (EventLoopGroup g : groups) {
-            g.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        assertThat(OpenSslEngine.liveEngines()).as("native SSL objects left").isZero();
-    }
-
     private EventLoopGroup group() {
-        EventLoopGroup g = SocketTransport.NIO.newGroup(2);
-        groups.add(g);
-        return g;
+        return sockets.group(2);
     }
 
     private InetSocketAddress server(EventLoopGroup g, SslContext ctx) throws Exception {
         Channel server = SocketTransport.NIO.bind(g, ch -> {
-            serverChildren.add(ch);
+            sockets.serverChildren.add(ch);
             SslHandler ssl = ctx.newHandler(ch.alloc());
             ch.pipeline().addLast(ssl, Echo.INSTANCE);
             serverHandlers.add(ssl);
         });
-        channels.add(server);
+        sockets.channels.add(server);
         return (InetSocketAddress) server.localAddress();
     }
 
@@ -99,7 +82,7 @@ class OpenSslProviderSocketTest {
         ChannelHandler[] handlers = new ChannelHandler[app.length + 1];
         handlers[0] = ssl;
         System.arraycopy(app, 0, handlers, 1, app.length);
-        channels.add(SocketTransport.NIO.connect(g, address, handlers));
+        sockets.channels.add(SocketTransport.NIO.connect(g, address, handlers));
         await(ssl.handshakeFuture());
         return ssl;
     }
@@ -278,7 +261,7 @@ class OpenSslProviderSocketTest {
             SslHandler serverSsl = serverHandlers.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             SslHandler openSsl = clientProvider == SslProvider.OPENSSL ? ssl : serverSsl;
             reused[i] = ((OpenSslEngine) openSsl.engine()).isSessionReused();
-            channels.remove(channels.size() - 1).close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            sockets.channels.remove(sockets.channels.size() - 1).close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
         assertThat(reused[0]).isFalse();
         assertThat(reused[1]).as("the second handshake resumed the first session").isTrue();
@@ -325,8 +308,8 @@ class OpenSslProviderSocketTest {
         SslHandler serverSsl = serverHandlers.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         await(serverSsl.handshakeFuture());
         assertThat(serverSsl.handshakeFuture().isSuccess()).isFalse();
-        serverChildren.peek().closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        assertThat(serverChildren.peek().isOpen()).isFalse();
+        sockets.serverChildren.peek().closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(sockets.serverChildren.peek().isOpen()).isFalse();
     }
 
     @Test
@@ -334,13 +317,13 @@ class OpenSslProviderSocketTest {
         EventLoopGroup g = group();
         SslContext ctx = TlsTestSupport.server().sslProvider(SslProvider.OPENSSL).build();
         Channel server = SocketTransport.NIO.bind(g, ch -> {
-            serverChildren.add(ch);
+            sockets.serverChildren.add(ch);
             SslHandler ssl = ctx.newHandler(ch.alloc());
             ssl.setHandshakeTimeout(200, TimeUnit.MILLISECONDS);
             ch.pipeline().addLast(ssl);
             serverHandlers.add(ssl);
         });
-        channels.add(server);
+        sockets.channels.add(server);
         InetSocketAddress address = (InetSocketAddress) server.localAddress();
         try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
             socket.getOutputStream().write(new byte[] {0x16, 0x03, 0x01});

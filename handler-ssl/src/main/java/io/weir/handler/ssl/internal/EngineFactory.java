@@ -16,4 +16,13 @@ public interface EngineFactory {
     default void setSessionTicketKeys(byte[][] keys) {
         throw new UnsupportedOperationException("this provider manages its own session ticket keys");
     }
+
+    /**
+     * Sets the DER OCSP response (RFC 6960) that servers staple from now on (RFC 6066 §8), or null to staple none.
+     *
+     * @throws UnsupportedOperationException if the provider cannot staple
+     */
+    default void setOcspResponse(byte[] response) {
+        throw new UnsupportedOperationException("OCSP stapling needs the OPENSSL provider");
+    }
 }

@@ -54,6 +54,10 @@ public final class OpenSslContext implements EngineFactory {
     /** BoringSSL's parsed chain and key ({@code {chain, key}}), given to each SSL object; null without a key. */
     private final long[] keyMaterial;
     private final OpenSslClientSessionCache clientSessions;
+    private final boolean ocsp;
+    private final int maxOcspResponseBytes;
+    /** The DER OCSP response new server engines staple (RFC 6066 §8), or null; replaced at any time. */
+    private volatile byte[] ocspResponse;
     // Kept reachable: tcnative holds only a JNI global reference to what it calls back.
     private final OpenSslTrustBridge trustBridge;
 
@@ -68,14 +72,19 @@ public final class OpenSslContext implements EngineFactory {
      * @param clientAuth 0 none, 1 optional, 2 required (servers)
      * @param groups key-exchange groups in preference order, or null for {@link #DEFAULT_GROUPS}
      * @param keyLog receives NSS key log lines (debugging only), or null
+     * @param ocsp whether OCSP stapling (RFC 6066 §8) is on: clients request it, servers staple a response
+     * @param maxOcspResponseBytes the largest OCSP response stapled or accepted, in bytes
      * @throws SSLException if BoringSSL refuses any of it
      */
     public OpenSslContext(boolean client, List<String> protocols, List<String> cipherSuites, PrivateKey key,
                           X509Certificate[] chain, X509TrustManager trustManager, int clientAuth,
                           String endpointIdentificationAlgorithm, List<String> applicationProtocols,
                           int sessionCacheSize, int sessionTimeoutSeconds, boolean sessionTickets,
-                          List<String> groups, Consumer<String> keyLog) throws SSLException {
+                          List<String> groups, Consumer<String> keyLog, boolean ocsp, int maxOcspResponseBytes)
+            throws SSLException {
         this.client = client;
+        this.ocsp = ocsp;
+        this.maxOcspResponseBytes = maxOcspResponseBytes;
         List<String> suites = cipherSuites == null ? CipherSuiteNames.supported() : cipherSuites;
         String tls12Suites = CipherSuiteNames.toOpenSsl(suites);
         List<String> enabled = new ArrayList<>();
@@ -180,6 +189,9 @@ public final class OpenSslContext implements EngineFactory {
                 SSLContext.setAlpnProtos(c, this.applicationProtocols, SSL.SSL_SELECTOR_FAILURE_NO_ADVERTISE);
             }
             this.keyMaterial = keyMaterial;
+            if (ocsp) {
+                SSLContext.enableOcsp(c, client);
+            }
             if (keyLog != null) {
                 SSLContext.setKeyLogCallback(c, (ssl, line) -> keyLog.accept(new String(line, StandardCharsets.US_ASCII)));
             }
@@ -273,6 +285,39 @@ public final class OpenSslContext implements EngineFactory {
                     java.util.Arrays.copyOfRange(k, 16, 32), java.util.Arrays.copyOfRange(k, 32, 48));
         }
         SSLContext.setSessionTicketKeys(ctx, native_);
+    }
+
+    @Override
+    public void setOcspResponse(byte[] response) {
+        if (client) {
+            throw new IllegalStateException("OCSP responses are stapled by servers; a client context only requests them");
+        }
+        this.ocspResponse = response == null ? null : checkedOcspResponse(response);
+    }
+
+    /** A copy of {@code response} if stapling is on and it is within the limit; throws otherwise. */
+    byte[] checkedOcspResponse(byte[] response) {
+        if (!ocsp) {
+            throw new IllegalStateException("OCSP stapling is off; turn it on with SslContextBuilder.enableOcsp(true)");
+        }
+        if (response.length == 0 || response.length > maxOcspResponseBytes) {
+            throw new IllegalArgumentException("OCSP response of " + response.length + " bytes (expected 1.."
+                    + maxOcspResponseBytes + ", SslContextBuilder.maxOcspResponseBytes)");
+        }
+        return response.clone();
+    }
+
+    boolean ocspEnabled() {
+        return ocsp;
+    }
+
+    int maxOcspResponseBytes() {
+        return maxOcspResponseBytes;
+    }
+
+    /** The response new server engines staple, or null; not a copy (never modified after it was set). */
+    byte[] ocspResponse() {
+        return ocspResponse;
     }
 
     /** Gives {@code ssl} this context's certificate chain and key, if it has one (BoringSSL takes its own references). */

@@ -2,11 +2,13 @@ package io.weir.handler.ssl.internal.openssl;
 
 import io.netty.internal.tcnative.Buffer;
 import io.netty.internal.tcnative.SSL;
+import io.weir.handler.ssl.OcspResponseTooLargeException;
 import io.weir.handler.ssl.internal.NativeBufferEngine;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -67,6 +69,7 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     private Throwable verifyFailure;
     private X509Certificate[] verifiedPeerChain;
     private String[] enabledProtocols;
+    private String[] enabledCipherSuites;
     private boolean reused;
     private String group;
     private String selectedProtocol;
@@ -76,12 +79,21 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         this.context = context;
         this.session = new OpenSslSession(peerHost, peerPort);
         this.enabledProtocols = context.protocols();
+        this.enabledCipherSuites = context.cipherSuites().toArray(new String[0]);
         boolean client = context.isClient();
         long s = SSL.newSSL(context.address(), !client);
         long b;
         try {
             b = SSL.bioNewByteBuffer(s, NON_APPLICATION_BUFFER_BYTES);
             context.applyKeyMaterial(s);
+            if (context.ocspEnabled()) {
+                if (client) {
+                    // RFC 6066 §8: the client asks for the server's stapled OCSP response (status_request).
+                    SSL.enableOcsp(s);
+                } else if (context.ocspResponse() != null) {
+                    SSL.setOcspResponse(s, context.ocspResponse());
+                }
+            }
             if (client) {
                 SSL.setRenegotiateMode(s, SSL.SSL_RENEGOTIATE_NEVER);
                 if (peerHost != null && isHostName(peerHost)) {
@@ -128,6 +140,36 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     /** The key-exchange group the completed handshake used (e.g. {@code "X25519MLKEM768"}), or null. */
     public synchronized String keyExchangeGroup() {
         return group;
+    }
+
+    /**
+     * Server engines: staples {@code response} (a DER OCSP response, RFC 6960) in this connection's handshake
+     * instead of the one the context holds; null leaves the context's. Call before the handshake starts.
+     *
+     * @throws IllegalStateException on a client engine, with stapling off, or once the handshake started
+     * @throws IllegalArgumentException if the response is empty or over the context's limit
+     */
+    public synchronized void setOcspResponse(byte[] response) {
+        if (context.isClient()) {
+            throw new IllegalStateException("a client engine does not staple OCSP responses");
+        }
+        if (response == null) {
+            return;
+        }
+        byte[] checked = context.checkedOcspResponse(response);
+        if (handshake != Handshake.NOT_STARTED || ssl == 0) {
+            throw new IllegalStateException("the handshake has started; the OCSP response is fixed");
+        }
+        SSL.setOcspResponse(ssl, checked);
+    }
+
+    /**
+     * Client engines: the DER OCSP response the server stapled (a copy), or null if it stapled none, stapling is
+     * off, the session was resumed, or the handshake has not reached the server's certificate. Also {@code getStatusResponses()} of the
+     * session, which trust managers read.
+     */
+    public byte[] getOcspResponse() {
+        return session.statusResponse();
     }
 
     /** Whether {@code host} is a DNS name rather than an IPv4 or IPv6 literal. */
@@ -190,7 +232,12 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
             return result(Status.OK, HandshakeStatus.NEED_WRAP, 0);
         }
         if (pendingFailure != null) {
-            // The alert went out with the bytes flushed above; now the failure is reported.
+            if (SSL.bioLengthByteBuffer(bio) < capacity) {
+                // The alert was just flushed into dst: report it as produced (an exception would lose it), and
+                // the failure on the next wrap.
+                return result(Status.OK, HandshakeStatus.NEED_WRAP, 0);
+            }
+            // The alert went out with an earlier wrap; now the failure is reported.
             SSLHandshakeException e = pendingFailure;
             pendingFailure = null;
             fail();
@@ -487,8 +534,23 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return full;
     }
 
-    /** Called by the trust bridge inside the handshake: the protocol is known, the peer chain is being checked. */
-    void verifying() {
+    /**
+     * Called by the trust bridge inside the handshake: the protocol is known, the peer chain is being checked, and
+     * a stapled OCSP response has arrived (TLS 1.3: in the Certificate message; TLS 1.2: CertificateStatus, read
+     * before the chain is verified), so trust managers see it in {@code getStatusResponses()}.
+     *
+     * @throws OcspResponseTooLargeException if the server stapled more than the context's limit
+     */
+    void verifying() throws OcspResponseTooLargeException {
+        if (context.isClient() && context.ocspEnabled()) {
+            byte[] stapled = SSL.getOcspResponse(ssl);
+            if (stapled != null && stapled.length > 0) {
+                if (stapled.length > context.maxOcspResponseBytes()) {
+                    throw new OcspResponseTooLargeException(stapled.length, context.maxOcspResponseBytes());
+                }
+                session.statusResponse(stapled);
+            }
+        }
         session.handshakeProtocol(SSL.getVersion(ssl), context.isClient() ? sniOf(getPeerHost())
                 : SSL.getSniHostname(ssl));
     }
@@ -638,13 +700,48 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
     }
 
     @Override
-    public String[] getEnabledCipherSuites() {
-        return context.cipherSuites().toArray(new String[0]);
+    public synchronized String[] getEnabledCipherSuites() {
+        return enabledCipherSuites.clone();
     }
 
+    /**
+     * Narrows this engine's cipher suites to {@code suites}, each of which must be enabled in its
+     * {@code SslContext} (see {@link #getEnabledCipherSuites()} before any call). BoringSSL enables TLS 1.3's suites
+     * as a set (RFC 8446 §9.1), so either all of the context's TLS 1.3 suites are given or none, which turns TLS 1.3
+     * off for this engine; likewise no TLS 1.2 suite turns TLS 1.2 off. Call before the handshake starts.
+     *
+     * @throws IllegalArgumentException for a suite outside the context's set, part of the TLS 1.3 set, or a choice
+     *     that leaves no protocol to negotiate
+     * @throws IllegalStateException once the handshake started or the engine closed
+     */
     @Override
-    public void setEnabledCipherSuites(String[] suites) {
-        throw new UnsupportedOperationException("cipher suites are set on the SslContextBuilder");
+    public synchronized void setEnabledCipherSuites(String[] suites) {
+        Objects.requireNonNull(suites, "suites");
+        checkConfigurable("cipher suites");
+        List<String> allowed = context.cipherSuites();
+        List<String> kept = new ArrayList<>();
+        int tls13 = 0;
+        for (String suite : suites) {
+            if (suite == null || !allowed.contains(suite)) {
+                throw new IllegalArgumentException("cipher suite " + suite + " is not enabled in this engine's "
+                        + "SslContext; enabled: " + allowed);
+            }
+            if (!kept.contains(suite)) {
+                kept.add(suite);
+                tls13 += CipherSuiteNames.TLS13.contains(suite) ? 1 : 0;
+            }
+        }
+        int contextTls13 = 0;
+        for (int i = 0; i < allowed.size(); i++) {
+            contextTls13 += CipherSuiteNames.TLS13.contains(allowed.get(i)) ? 1 : 0;
+        }
+        if (tls13 != 0 && tls13 != contextTls13) {
+            throw new IllegalArgumentException("BoringSSL enables TLS 1.3's cipher suites together (RFC 8446 §9.1): "
+                    + "give all of the context's TLS 1.3 suites or none; given " + kept);
+        }
+        String[] chosen = kept.toArray(new String[0]);
+        restrict(enabledProtocols, chosen);
+        enabledCipherSuites = chosen;
     }
 
     @Override
@@ -657,9 +754,81 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return enabledProtocols.clone();
     }
 
+    /**
+     * Narrows this engine's protocol versions to {@code protocols}, each of which must be enabled in its
+     * {@code SslContext}. Call before the handshake starts.
+     *
+     * @throws IllegalArgumentException for a protocol outside the context's set, or a choice that leaves no
+     *     protocol with an enabled cipher suite
+     * @throws IllegalStateException once the handshake started or the engine closed
+     */
     @Override
-    public void setEnabledProtocols(String[] protocols) {
-        throw new UnsupportedOperationException("protocols are set on the SslContextBuilder");
+    public synchronized void setEnabledProtocols(String[] protocols) {
+        Objects.requireNonNull(protocols, "protocols");
+        checkConfigurable("protocols");
+        List<String> allowed = List.of(context.protocols());
+        List<String> kept = new ArrayList<>();
+        for (String protocol : protocols) {
+            if (protocol == null || !allowed.contains(protocol)) {
+                throw new IllegalArgumentException("protocol " + protocol + " is not enabled in this engine's "
+                        + "SslContext; enabled: " + allowed);
+            }
+            if (!kept.contains(protocol)) {
+                kept.add(protocol);
+            }
+        }
+        String[] chosen = kept.toArray(new String[0]);
+        restrict(chosen, enabledCipherSuites);
+        enabledProtocols = chosen;
+    }
+
+    private void checkConfigurable(String what) {
+        if (ssl == 0) {
+            throw new IllegalStateException("the engine is closed; its " + what + " can no longer change");
+        }
+        if (handshake != Handshake.NOT_STARTED) {
+            throw new IllegalStateException("the handshake has started; the " + what + " are fixed");
+        }
+    }
+
+    /** Applies a protocol and cipher suite choice to the SSL object, or throws leaving it as it was. */
+    private void restrict(String[] protocols, String[] suites) {
+        List<String> suiteList = List.of(suites);
+        String tls12Suites = CipherSuiteNames.toOpenSsl(suiteList);
+        boolean tls13Suites = false;
+        for (String suite : suites) {
+            tls13Suites |= CipherSuiteNames.TLS13.contains(suite);
+        }
+        List<String> protocolList = List.of(protocols);
+        boolean tls13 = tls13Suites && protocolList.contains("TLSv1.3");
+        boolean tls12 = !tls12Suites.isEmpty() && protocolList.contains("TLSv1.2");
+        if (!tls13 && !tls12) {
+            throw new IllegalArgumentException("no protocol left to negotiate: protocols " + protocolList
+                    + " with cipher suites " + suiteList);
+        }
+        if (tls12) {
+            boolean accepted;
+            try {
+                accepted = SSL.setCipherSuites(ssl, tls12Suites, false);
+            } catch (Exception e) {
+                accepted = false;
+            }
+            if (!accepted) {
+                SSL.clearError();
+                throw new IllegalArgumentException("BoringSSL refused the cipher suites " + tls12Suites);
+            }
+        }
+        // The context's options already exclude what it does not allow; only its protocols are cleared here.
+        if (tls13) {
+            SSL.clearOptions(ssl, SSL.SSL_OP_NO_TLSv1_3);
+        } else {
+            SSL.setOptions(ssl, SSL.SSL_OP_NO_TLSv1_3);
+        }
+        if (tls12) {
+            SSL.clearOptions(ssl, SSL.SSL_OP_NO_TLSv1_2);
+        } else {
+            SSL.setOptions(ssl, SSL.SSL_OP_NO_TLSv1_2);
+        }
     }
 
     @Override
@@ -699,9 +868,17 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return context.isClient();
     }
 
+    /**
+     * Accepts the context's own setting (so {@code setSSLParameters(getSSLParameters())} works); client
+     * authentication is chosen on the {@code SslContextBuilder}.
+     *
+     * @throws UnsupportedOperationException for any other value
+     */
     @Override
     public void setNeedClientAuth(boolean need) {
-        throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        if (need != context.clientAuthRequired()) {
+            throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        }
     }
 
     @Override
@@ -709,9 +886,18 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         return context.clientAuthRequired();
     }
 
+    /**
+     * Accepts the context's own setting (and false when it requires client certificates, which is what
+     * {@code SSLEngine.setSSLParameters} passes then); client authentication is chosen on the
+     * {@code SslContextBuilder}.
+     *
+     * @throws UnsupportedOperationException for any other value
+     */
     @Override
     public void setWantClientAuth(boolean want) {
-        throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        if (want != context.clientAuthOptional() && !(context.clientAuthRequired() && !want)) {
+            throw new UnsupportedOperationException("client authentication is set on the SslContextBuilder");
+        }
     }
 
     @Override

@@ -41,6 +41,7 @@ final class OpenSslSession extends ExtendedSSLSession {
     private volatile byte[][] peerChainDer;
     private volatile X509Certificate[] peerChain;
     private volatile X509Certificate[] localChain = NO_CERTIFICATES;
+    private volatile byte[] statusResponse;
     private Map<String, Object> values;
 
     OpenSslSession(String peerHost, int peerPort) {
@@ -232,9 +233,22 @@ final class OpenSslSession extends ExtendedSSLSession {
         return NO_ALGORITHMS;
     }
 
+    /** Records the OCSP response the server stapled (RFC 6066 §8); owned by the session from now on. */
+    void statusResponse(byte[] der) {
+        this.statusResponse = der;
+    }
+
+    /** A copy of the stapled OCSP response, or null. */
+    byte[] statusResponse() {
+        byte[] r = statusResponse;
+        return r == null ? null : r.clone();
+    }
+
+    /** The server's stapled OCSP response (one DER {@code OCSPResponse}), or an empty list if none was stapled. */
     @Override
     public List<byte[]> getStatusResponses() {
-        return List.of(); // no OCSP stapling requested
+        byte[] r = statusResponse;
+        return r == null ? List.of() : List.of(r.clone());
     }
 
     @Override
