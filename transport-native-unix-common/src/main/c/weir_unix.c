@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "weir_unix.h"
+#include "weir_unix_dgram.h"
 
 _Static_assert(sizeof(void*) == 8, "Weir's native transports need a 64-bit platform (IovArray writes 8-byte pointers)");
 _Static_assert(sizeof(struct iovec) == 16, "IovArray assumes a 16-byte struct iovec");
@@ -663,6 +664,9 @@ int weir_unix_jni_load(JNIEnv* env) {
     }
     if (weir_register_natives(env, NATIVE_BUFFERS_CLASS, native_buffers_methods,
                               (jint) (sizeof(native_buffers_methods) / sizeof(native_buffers_methods[0]))) != 0) {
+        return -1;
+    }
+    if (weir_unix_dgram_jni_load(env) != 0) {
         return -1;
     }
     cache_file_channel_fields(env);
