@@ -1,8 +1,8 @@
 /*
  * The natives of io.weir.channel.unix.internal.DatagramSocketNative: one datagram per system call (recvmsg and
  * sendmsg, which every Unix has; no recvmmsg/sendmmsg, which macOS lacks), disconnect, multicast membership and
- * the datagram-only socket options, for any transport whose library compiles these sources. epoll keeps its own
- * batched path (weir_epoll_dgram.c). Registered by weir_unix_jni_load().
+ * the datagram-only socket options, for any transport whose library compiles these sources. epoll uses all but the
+ * receive and send, for which it keeps its batched path (weir_epoll_dgram.c). Registered by weir_unix_jni_load().
  *
  * Return convention: >= 0 success, -errno failure. No JNI exception is raised and no Java object touched: Java
  * passes the address of a small slot array in native memory (struct weir_dgram_slot).
@@ -172,8 +172,8 @@ static jint weir_disconnect(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6) {
     do {
         res = connect(fd, (struct sockaddr*) &addr, len);
     } while (res == -1 && errno == EINTR);
-    /* Linux and the BSDs answer AF_UNSPEC with EAFNOSUPPORT (or EINVAL on macOS) after disconnecting all the same. */
-    return res == -1 && errno != EAFNOSUPPORT && errno != EINVAL ? weir_neg_errno() : 0;
+    /* Some kernels answer AF_UNSPEC with EAFNOSUPPORT after having disconnected all the same. */
+    return res == -1 && errno != EAFNOSUPPORT ? weir_neg_errno() : 0;
 }
 
 /* An IPv6 (dual-stack) socket's multicast option, and best effort its IPv4 twin, which its IPv4 traffic follows. */
@@ -251,22 +251,31 @@ static jlong weir_getDatagramOption(JNIEnv* env, jclass clazz, jint fd, jboolean
 }
 
 /*
- * Sets the interface multicast datagrams leave from: IPv6 by index, IPv4 by the interface's address (a struct
- * in_addr, the form Linux and the BSDs both take; 0: the routing table decides). 0 or -errno.
+ * Sets the interface multicast datagrams leave from: IPv6 by index; IPv4 on Linux by index and address (struct
+ * ip_mreqn, so an interface without an IPv4 address can be chosen and the address read back), elsewhere by the
+ * interface's address (struct in_addr, the form the BSDs take). ipv4Address is big-endian, 0 if the interface has
+ * none; ifindex 0 lets the routing table decide. 0 or -errno.
  */
 static jint weir_setMulticastInterface(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jint ifindex,
                                        jint ipv4Address) {
-    struct in_addr addr;
-    addr.s_addr = htonl((uint32_t) ipv4Address);
+#if defined(__linux__)
+    struct ip_mreqn v4;
+    memset(&v4, 0, sizeof(v4));
+    v4.imr_address.s_addr = htonl((uint32_t) ipv4Address);
+    v4.imr_ifindex = ifindex;
+#else
+    struct in_addr v4;
+    v4.s_addr = htonl((uint32_t) ipv4Address);
+#endif
     if (ipv6) {
         int index = (int) ifindex;
         if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &index, sizeof(index)) == -1) {
             return weir_neg_errno();
         }
-        setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &addr, sizeof(addr));
+        setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &v4, sizeof(v4));
         return 0;
     }
-    return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &addr, sizeof(addr)) == -1 ? weir_neg_errno() : 0;
+    return setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &v4, sizeof(v4)) == -1 ? weir_neg_errno() : 0;
 }
 
 static int slot_own_sockaddr(const struct weir_dgram_slot* slot, struct sockaddr_storage* addr) {

@@ -19,6 +19,7 @@ import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.DatagramSocketNative;
 import io.weir.channel.unix.internal.NativeBuffers;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -197,7 +198,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
     @Override
     protected void doDisconnect() throws Exception {
         InetSocketAddress before = (InetSocketAddress) socket.localAddress();
-        int res = NativeDatagram.disconnect(socket.intValue(), socket.isIPv6());
+        int res = DatagramSocketNative.disconnect(socket.intValue(), socket.isIPv6());
         if (res < 0) {
             throw Errors.newIoException("connect(AF_UNSPEC)", res);
         }
@@ -608,7 +609,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
         if (source != null) {
             slots.peer(1, new InetSocketAddress(source, 0));
         }
-        int res = NativeDatagram.multicastMembership(socket.intValue(), join, interfaceIndex, slots.address());
+        int res = DatagramSocketNative.multicastMembership(socket.intValue(), join, interfaceIndex, slots.address());
         if (res < 0) {
             throw Errors.newIoException(join ? "setsockopt(MCAST_JOIN_GROUP) of " + group
                     : "setsockopt(MCAST_LEAVE_GROUP) of " + group, res);

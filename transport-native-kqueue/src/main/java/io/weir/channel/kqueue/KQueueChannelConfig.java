@@ -7,12 +7,9 @@ import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
 import io.weir.channel.unix.internal.DatagramSocketNative;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
-import java.util.Enumeration;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -124,7 +121,8 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
         } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
             return datagramOption(DatagramSocketNative.OPTION_MULTICAST_LOOP, option) == 0;
         } else if (option == ChannelOption.IP_MULTICAST_IF) {
-            return multicastInterface(datagramOption(DatagramSocketNative.OPTION_MULTICAST_IF, option));
+            return DatagramSocketNative.multicastInterface(
+                    datagramOption(DatagramSocketNative.OPTION_MULTICAST_IF, option), socket.isIPv6());
         }
         throw new IllegalArgumentException("not a socket option of this config: " + option);
     }
@@ -166,7 +164,8 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
             if (iface != null && index < 0) {
                 throw new SocketException("interface " + iface.getName() + " has no index");
             }
-            check(DatagramSocketNative.setMulticastInterface(openFd(), socket.isIPv6(), index, ipv4Address(iface)),
+            check(DatagramSocketNative.setMulticastInterface(openFd(), socket.isIPv6(), index,
+                    DatagramSocketNative.ipv4Address(iface)),
                     "setsockopt(" + option + ')');
         } else {
             throw new IllegalArgumentException("not a socket option of this config: " + option);
@@ -184,34 +183,6 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
     private void setDatagramOption(int id, int value, ChannelOption<?> option) throws IOException {
         check(DatagramSocketNative.setDatagramOption(openFd(), socket.isIPv6(), id, value),
                 "setsockopt(" + option + ')');
-    }
-
-    /** The interface of an IP_MULTICAST_IF answer: an index on an IPv6 socket, an address on an IPv4 one. */
-    private NetworkInterface multicastInterface(long value) throws IOException {
-        if (value == 0) {
-            return null;
-        }
-        if (socket.isIPv6()) {
-            return NetworkInterface.getByIndex((int) value);
-        }
-        return NetworkInterface.getByInetAddress(InetAddress.getByAddress(new byte[] {
-            (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value}));
-    }
-
-    /** The interface's first IPv4 address as a big-endian number, 0 if it has none (or no interface). */
-    private static int ipv4Address(NetworkInterface iface) {
-        if (iface == null) {
-            return 0;
-        }
-        Enumeration<InetAddress> addresses = iface.getInetAddresses();
-        while (addresses.hasMoreElements()) {
-            InetAddress address = addresses.nextElement();
-            if (address instanceof Inet4Address) {
-                byte[] b = address.getAddress();
-                return ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
-            }
-        }
-        return 0;
     }
 
     private static int check(int result, String operation) throws IOException {

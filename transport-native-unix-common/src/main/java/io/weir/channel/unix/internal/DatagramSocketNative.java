@@ -1,5 +1,12 @@
 package io.weir.channel.unix.internal;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.Enumeration;
+
 /**
  * The fd-generic datagram natives: one datagram per {@code recvmsg(2)}/{@code sendmsg(2)}, which every Unix has,
  * plus disconnect, multicast membership and the datagram socket options. Registered by the transport library's
@@ -63,4 +70,40 @@ public final class DatagramSocketNative {
 
     /** Joins or leaves the group in slot 0 (from the source in slot 1 if its addrlen is not 0); 0 or -errno. */
     public static native int multicastMembership(int fd, boolean join, int ifindex, long slotsAddress);
+
+    /** The interface's first IPv4 address as a big-endian number, for {@link #setMulticastInterface}; 0 if none. */
+    public static int ipv4Address(NetworkInterface iface) {
+        if (iface == null) {
+            return 0;
+        }
+        Enumeration<InetAddress> addresses = iface.getInetAddresses();
+        while (addresses.hasMoreElements()) {
+            InetAddress address = addresses.nextElement();
+            if (address instanceof Inet4Address) {
+                byte[] b = address.getAddress();
+                return ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The interface an {@link #OPTION_MULTICAST_IF} answer names: an index on an IPv6 socket, an address on an IPv4
+     * one; {@code null} for 0 (the routing table decides) or an interface that no longer exists.
+     */
+    public static NetworkInterface multicastInterface(long value, boolean ipv6) throws SocketException {
+        if (value == 0) {
+            return null;
+        }
+        if (ipv6) {
+            return NetworkInterface.getByIndex((int) value);
+        }
+        try {
+            return NetworkInterface.getByInetAddress(InetAddress.getByAddress(new byte[] {
+                (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value}));
+        } catch (UnknownHostException e) {
+            // Only for a wrong length: four bytes never are.
+            throw new IllegalStateException(e);
+        }
+    }
 }
