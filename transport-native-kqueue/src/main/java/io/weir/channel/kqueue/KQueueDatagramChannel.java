@@ -1,7 +1,6 @@
 package io.weir.channel.kqueue;
 
 import io.weir.buffer.ByteBuf;
-import io.weir.buffer.ByteBufUtil;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelFuture;
@@ -19,7 +18,8 @@ import io.weir.channel.unix.Socket;
 import io.weir.channel.unix.TruncatedDatagramException;
 import io.weir.channel.unix.internal.DatagramSlots;
 import io.weir.channel.unix.internal.DatagramSocketNative;
-import io.weir.channel.unix.internal.NativeBuffers;
+import io.weir.channel.unix.internal.DatagramChannels;
+import io.weir.channel.unix.internal.MulticastMemberships;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,12 +28,8 @@ import java.net.PortUnreachableException;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.UnresolvedAddressException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -83,8 +79,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
     private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
 
     private final KQueueChannelConfig config;
-    // Event loop only.
-    private final List<Membership> memberships = new ArrayList<>();
+    private final MulticastMemberships memberships;
     // Event loop only: the receive buffer the last read did not fill.
     private ByteBuf spare;
     // Read from any thread through isActive() and isConnected().
@@ -122,25 +117,12 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
                 ChannelOption.SO_BROADCAST, ChannelOption.IP_MULTICAST_IF, ChannelOption.IP_MULTICAST_TTL,
                 ChannelOption.IP_MULTICAST_LOOP_DISABLED);
         config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DEFAULT_RECEIVE_BUFFER_BYTES));
+        this.memberships = new MulticastMemberships(this, socket);
     }
 
     private static Socket newDatagramSocket(ProtocolFamily family) {
         KQueue.ensureAvailability();
-        boolean ipv6;
-        if (family == null) {
-            ipv6 = Socket.isIPv6Supported();
-        } else if (family == StandardProtocolFamily.INET) {
-            ipv6 = false;
-        } else if (family == StandardProtocolFamily.INET6) {
-            ipv6 = true;
-        } else {
-            throw new IllegalArgumentException("family: " + family + " (expected: INET or INET6)");
-        }
-        try {
-            return Socket.newSocketDgram(ipv6);
-        } catch (IOException e) {
-            throw new ChannelException("failed to open a datagram socket", e);
-        }
+        return DatagramChannels.open(family);
     }
 
     @Override
@@ -194,28 +176,14 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
 
     @Override
     protected void doDisconnect() throws Exception {
-        InetSocketAddress before = (InetSocketAddress) socket.localAddress();
-        int res = DatagramSocketNative.disconnect(socket.intValue(), socket.isIPv6());
-        if (res < 0) {
-            throw Errors.newIoException("connect(AF_UNSPEC)", res);
-        }
+        InetSocketAddress before = DatagramChannels.disconnect(socket);
         connected = false;
-        // Linux (libkqueue's host) drops the port of a socket on disconnect unless a bind asked for that very
-        // port; the BSDs keep it. Bind it again where it was, so the channel stays bound on every kernel.
-        InetSocketAddress after = (InetSocketAddress) socket.localAddress();
-        if (after == null || after.getPort() == 0) {
-            if (before != null && before.getPort() != 0) {
-                try {
-                    socket.bind(new InetSocketAddress(after != null ? after.getAddress() : before.getAddress(),
-                            before.getPort()));
-                } catch (IOException e) {
-                    // Another socket took the port in between: the channel is left unbound, and says so.
-                    bound = false;
-                    throw e;
-                }
-            } else {
-                bound = false;
-            }
+        boolean stillBound = false;
+        try {
+            stillBound = DatagramChannels.keepPort(socket, before);
+        } finally {
+            // Left unbound if another socket took the port in between: the channel says so.
+            bound = stillBound;
         }
     }
 
@@ -248,7 +216,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
             do {
                 ByteBuf buf = receiveBuffer(handle);
                 int capacity = buf.writableBytes();
-                slots.buffer(0, memoryAddress(buf, buf.writerIndex(), capacity), capacity);
+                slots.buffer(0, DatagramChannels.memoryAddress(buf, buf.writerIndex(), capacity), capacity);
                 int res = DatagramSocketNative.recvFrom(socket.intValue(), slots.address());
                 if (res < 0) {
                     if (Errors.isAgain(res)) {
@@ -311,68 +279,17 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
 
     private static IOException receiveFailure(int res) {
         if (res == -Errors.ECONNREFUSED) {
-            return portUnreachable("recvmsg", res);
+            return DatagramChannels.portUnreachable("recvmsg", res);
         }
         return Errors.newIoException("recvmsg", res);
     }
 
-    private static PortUnreachableException portUnreachable(String operation, int res) {
-        PortUnreachableException e = new PortUnreachableException(operation + "(..) failed: the peer's port is"
-                + " unreachable (ICMP)");
-        e.initCause(Errors.newIoException(operation, res));
-        return e;
-    }
-
-    /** The native address of {@code buf}'s byte at {@code index}; {@code buf} must be direct. */
-    private static long memoryAddress(ByteBuf buf, int index, int length) {
-        if (buf.hasMemoryAddress()) {
-            return buf.memoryAddress() + index;
-        }
-        // Direct but without a known address (Unsafe off): the address of its NIO view.
-        ByteBuffer view = buf.nioBuffer(index, length);
-        return NativeBuffers.address(view) + view.position();
-    }
-
     // ---------------------------------------------------------------- writing
 
-    /**
-     * Copies heap or multi-component content into one direct buffer; refuses unresolved recipients and anything
-     * but packets and buffers.
-     */
+    /** See {@link DatagramChannels#filterOutbound}. */
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        if (msg instanceof DatagramPacket packet) {
-            if (packet.recipient().isUnresolved()) {
-                throw new UnresolvedAddressException();
-            }
-            ByteBuf content = packet.content();
-            if (isSendable(content)) {
-                return packet;
-            }
-            try {
-                return new DatagramPacket(ByteBufUtil.copyToDirect(alloc(), content), packet.recipient(),
-                        packet.sender());
-            } finally {
-                packet.release();
-            }
-        }
-        if (msg instanceof ByteBuf buf) {
-            if (isSendable(buf)) {
-                return buf;
-            }
-            try {
-                return ByteBufUtil.copyToDirect(alloc(), buf);
-            } finally {
-                buf.release();
-            }
-        }
-        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()
-                + " (expected: DatagramPacket, ByteBuf)");
-    }
-
-    /** Whether {@code buf}'s readable bytes are one range of native memory. */
-    private static boolean isSendable(ByteBuf buf) {
-        return buf.isDirect() && (buf.hasMemoryAddress() || buf.nioBufferCount() == 1);
+        return DatagramChannels.filterOutbound(msg, alloc());
     }
 
     @Override
@@ -388,12 +305,12 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
             ByteBuf content;
             if (msg instanceof DatagramPacket packet) {
                 content = packet.content();
-                slots.buffer(0, memoryAddress(content, content.readerIndex(), content.readableBytes()),
+                slots.buffer(0, DatagramChannels.memoryAddress(content, content.readerIndex(), content.readableBytes()),
                         content.readableBytes());
                 slots.peer(0, packet.recipient());
             } else if (connected) {
                 content = (ByteBuf) msg;
-                slots.buffer(0, memoryAddress(content, content.readerIndex(), content.readableBytes()),
+                slots.buffer(0, DatagramChannels.memoryAddress(content, content.readerIndex(), content.readableBytes()),
                         content.readableBytes());
             } else {
                 in.remove(new NotYetConnectedException());
@@ -407,7 +324,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
                 return;
             } else {
                 // One datagram's problem (no route, too long, port unreachable): fail its write, not the channel.
-                in.remove(res == -Errors.ECONNREFUSED ? portUnreachable("sendmsg", res)
+                in.remove(res == -Errors.ECONNREFUSED ? DatagramChannels.portUnreachable("sendmsg", res)
                         : Errors.newIoException("sendmsg", res));
             }
             if (--spin == 0) {
@@ -446,19 +363,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
      */
     public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
                                    ChannelPromise promise) {
-        Objects.requireNonNull(group, "group");
-        Objects.requireNonNull(promise, "promise");
-        runOnLoop(() -> {
-            try {
-                int index = networkInterface != null ? networkInterface.getIndex() : defaultInterfaceIndex();
-                membership(true, group, index, source);
-                memberships.add(new Membership(group, index, source));
-                promise.trySuccess();
-            } catch (Throwable t) {
-                promise.tryFailure(t);
-            }
-        }, promise);
-        return promise;
+        return memberships.join(group, networkInterface, source, promise);
     }
 
     /** Leaves multicast group {@code group} on every interface it was joined on. */
@@ -474,81 +379,6 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
      */
     public ChannelFuture leaveGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
                                     ChannelPromise promise) {
-        Objects.requireNonNull(group, "group");
-        Objects.requireNonNull(promise, "promise");
-        runOnLoop(() -> {
-            boolean left = false;
-            try {
-                for (int i = memberships.size() - 1; i >= 0; i--) {
-                    Membership m = memberships.get(i);
-                    if (m.matches(group, networkInterface, source)) {
-                        memberships.remove(i);
-                        membership(false, m.group, m.interfaceIndex, m.source);
-                        left = true;
-                    }
-                }
-            } catch (Throwable t) {
-                promise.tryFailure(t);
-                return;
-            }
-            if (left) {
-                promise.trySuccess();
-            } else {
-                promise.tryFailure(new IllegalStateException("not a member of " + group
-                        + (networkInterface != null ? " on " + networkInterface.getName() : "")));
-            }
-        }, promise);
-        return promise;
-    }
-
-    private void membership(boolean join, InetAddress group, int interfaceIndex, InetAddress source)
-            throws IOException {
-        if (!socket.isOpen()) {
-            throw new ClosedChannelException();
-        }
-        DatagramSlots slots = DatagramSlots.current();
-        slots.buffer(0, 0, 0);
-        slots.buffer(1, 0, 0);
-        slots.peer(0, new InetSocketAddress(group, 0));
-        if (source != null) {
-            slots.peer(1, new InetSocketAddress(source, 0));
-        }
-        int res = DatagramSocketNative.multicastMembership(socket.intValue(), join, interfaceIndex, slots.address());
-        if (res < 0) {
-            throw Errors.newIoException((join ? "setsockopt(MCAST_JOIN_GROUP) of " : "setsockopt(MCAST_LEAVE_GROUP) of ")
-                    + group, res);
-        }
-    }
-
-    private int defaultInterfaceIndex() throws IOException {
-        NetworkInterface iface = config.getOption(ChannelOption.IP_MULTICAST_IF);
-        if (iface == null) {
-            InetSocketAddress local = localAddress();
-            if (local != null && !local.getAddress().isAnyLocalAddress()) {
-                iface = NetworkInterface.getByInetAddress(local.getAddress());
-            }
-        }
-        // 0: the kernel picks the interface its routing table has for the group.
-        return iface == null ? 0 : iface.getIndex();
-    }
-
-    private void runOnLoop(Runnable task, ChannelPromise promise) {
-        if (eventLoop().inEventLoop()) {
-            task.run();
-        } else {
-            try {
-                eventLoop().execute(task);
-            } catch (RuntimeException e) {
-                promise.tryFailure(e);
-            }
-        }
-    }
-
-    /** A group joined on an interface (index; 0 for the routing table's), from one source or ({@code null}) any. */
-    private record Membership(InetAddress group, int interfaceIndex, InetAddress source) {
-        boolean matches(InetAddress g, NetworkInterface iface, InetAddress s) {
-            return group.equals(g) && (iface == null || interfaceIndex == iface.getIndex())
-                    && (s == null || s.equals(source));
-        }
+        return memberships.leave(group, networkInterface, source, promise);
     }
 }
