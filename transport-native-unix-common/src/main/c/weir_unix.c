@@ -2,14 +2,36 @@
  * The natives of io.weir.channel.unix.UnixNative: sockets, file descriptors, off-heap memory for iovec
  * arrays, errno values. Registered by weir_unix_jni_load() from a transport library's JNI_OnLoad.
  *
- * Every function returns >= 0 on success and -errno on failure (see weir_unix.h). These sources currently
- * target Linux (accept4, SOCK_NONBLOCK, sendfile, SO_PEERCRED); a BSD transport adds its own branches.
+ * Every function returns >= 0 on success and -errno on failure (see weir_unix.h).
+ *
+ * Platforms: Linux, and (for the kqueue transport) macOS and the BSDs. Where they differ:
+ *
+ *   what                     Linux                          macOS / BSD (WEIR_PORTABLE_SOCKETS)
+ *   non-blocking new socket  socket(SOCK_NONBLOCK|CLOEXEC)  socket() + fcntl(O_NONBLOCK, FD_CLOEXEC)
+ *   accept                   accept4(SOCK_NONBLOCK|CLOEXEC) accept() + fcntl (macOS has no accept4)
+ *   received descriptor      recvmsg(MSG_CMSG_CLOEXEC)      recvmsg() + fcntl(FD_CLOEXEC)
+ *   no SIGPIPE on send       MSG_NOSIGNAL                   MSG_NOSIGNAL where defined (FreeBSD), else 0 and
+ *                                                            the transport sets SO_NOSIGPIPE on each socket
+ *   peer credentials         SO_PEERCRED (struct ucred)     getpeereid(); pid from LOCAL_PEERPID (macOS),
+ *                                                            xucred's cr_pid (FreeBSD), else 0
+ *   sendfile                 sendfile(out, in, &off, n)     FreeBSD sendfile(in, out, off, n, NULL, &sent, 0),
+ *                                                            macOS sendfile(in, out, off, &len, NULL, 0)
+ *
+ * WEIR_PORTABLE_SOCKETS is on off Linux; defining it on Linux compiles and runs the portable socket, accept and
+ * descriptor-passing paths there too (the kqueue library built against libkqueue does, so its tests exercise
+ * them). Peer credentials and sendfile have no Linux equivalent of the BSD calls and keep the Linux ones.
  */
-#ifndef __linux__
-#error "Weir's unix-common natives currently target Linux"
+#if defined(__linux__)
+#define _GNU_SOURCE
+#elif defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__) \
+        || defined(__DragonFly__)
+#ifndef WEIR_PORTABLE_SOCKETS
+#define WEIR_PORTABLE_SOCKETS 1
+#endif
+#else
+#error "Weir's unix-common natives target Linux, macOS and the BSDs"
 #endif
 
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,13 +41,25 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/sendfile.h>
+#endif
+#if defined(__APPLE__) || defined(__FreeBSD__)
+#include <sys/ucred.h>
+#endif
+
+/* macOS has no MSG_NOSIGNAL: its sockets carry SO_NOSIGPIPE instead (set by the transport). */
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0
+#endif
 
 #include "weir_unix.h"
+#include "weir_unix_dgram.h"
 
 _Static_assert(sizeof(void*) == 8, "Weir's native transports need a 64-bit platform (IovArray writes 8-byte pointers)");
 _Static_assert(sizeof(struct iovec) == 16, "IovArray assumes a 16-byte struct iovec");
@@ -120,11 +154,36 @@ static int to_sockaddr_un(JNIEnv* env, jbyteArray path, struct sockaddr_un* addr
     return 0;
 }
 
+#if defined(WEIR_PORTABLE_SOCKETS)
+/* Makes fd non-blocking (if asked) and close-on-exec; 0, or -errno after closing fd. */
+static jint set_fd_flags(int fd, int nonBlocking) {
+    int flags = nonBlocking ? fcntl(fd, F_GETFL) : 0;
+    if (flags == -1 || (nonBlocking && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1)
+            || fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
+        jint err = weir_neg_errno();
+        close(fd);
+        return err;
+    }
+    return 0;
+}
+#endif
+
 static jint new_socket(int domain, int type) {
+#if defined(WEIR_PORTABLE_SOCKETS)
+    int fd = socket(domain, type, 0);
+    if (fd == -1) {
+        return weir_neg_errno();
+    }
+    jint flagsRes = set_fd_flags(fd, 1);
+    if (flagsRes < 0) {
+        return flagsRes;
+    }
+#else
     int fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd == -1) {
         return weir_neg_errno();
     }
+#endif
     if (domain == AF_INET6) {
         /* Dual stack whatever net.ipv6.bindv6only says: IPv4 peers arrive as IPv4-mapped addresses. */
         int zero = 0;
@@ -152,7 +211,8 @@ static jint weir_newSocketDomain(JNIEnv* env, jclass clazz) {
 }
 
 static jboolean weir_isIPv6Supported(JNIEnv* env, jclass clazz) {
-    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    /* Closed at once: no exec can happen in between, so no close-on-exec is needed. */
+    int fd = socket(AF_INET6, SOCK_STREAM, 0);
     if (fd == -1) {
         return JNI_FALSE;
     }
@@ -186,10 +246,22 @@ static jint weir_listen(JNIEnv* env, jclass clazz, jint fd, jint backlog) {
 
 static jint weir_accept(JNIEnv* env, jclass clazz, jint fd) {
     int res;
+#if defined(WEIR_PORTABLE_SOCKETS)
+    do {
+        res = accept(fd, NULL, NULL);
+    } while (res == -1 && errno == EINTR);
+    if (res == -1) {
+        return weir_neg_errno();
+    }
+    /* The flags are not inherited from the listening socket everywhere (Linux, macOS): set both. */
+    jint flagsRes = set_fd_flags(res, 1);
+    return flagsRes < 0 ? flagsRes : res;
+#else
     do {
         res = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     } while (res == -1 && errno == EINTR);
     return res == -1 ? weir_neg_errno() : res;
+#endif
 }
 
 static jint weir_connect(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jbyteArray address, jint scopeId, jint port) {
@@ -363,14 +435,38 @@ static jint weir_getIntOption(JNIEnv* env, jclass clazz, jint fd, jint option, j
     return (*env)->ExceptionCheck(env) ? -1 : 0;
 }
 
-/* out[0..2] = pid, uid, gid of the peer of a domain socket. */
+/* out[0..2] = pid, uid, gid of the peer of a domain socket (pid 0 where the kernel does not tell). */
 static jint weir_peerCredentials(JNIEnv* env, jclass clazz, jint fd, jintArray out) {
+#if defined(__linux__)
     struct ucred cred;
     socklen_t len = sizeof(cred);
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
         return weir_neg_errno();
     }
     jint values[3] = { (jint) cred.pid, (jint) cred.uid, (jint) cred.gid };
+#else
+    uid_t uid;
+    gid_t gid;
+    if (getpeereid(fd, &uid, &gid) == -1) {
+        return weir_neg_errno();
+    }
+    jint pid = 0;
+#if defined(__APPLE__) && defined(LOCAL_PEERPID)
+    pid_t peerPid = 0;
+    socklen_t pidLen = sizeof(peerPid);
+    if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &peerPid, &pidLen) == 0) {
+        pid = (jint) peerPid;
+    }
+#elif defined(__FreeBSD__) && defined(LOCAL_PEERCRED) && defined(cr_pid)
+    /* FreeBSD 13+ reports the pid in xucred (cr_pid is a macro over its union there). */
+    struct xucred xcred;
+    socklen_t xlen = sizeof(xcred);
+    if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERCRED, &xcred, &xlen) == 0 && xcred.cr_version == XUCRED_VERSION) {
+        pid = (jint) xcred.cr_pid;
+    }
+#endif
+    jint values[3] = { pid, (jint) uid, (jint) gid };
+#endif
     (*env)->SetIntArrayRegion(env, out, 0, 3, values);
     return (*env)->ExceptionCheck(env) ? -1 : 0;
 }
@@ -450,12 +546,36 @@ static jlong weir_sendFile(JNIEnv* env, jclass clazz, jint fd, jobject src, jlon
     if (srcFd < 0) {
         return -EBADF;
     }
+#if defined(__linux__)
     off_t offset = (off_t) position;
     ssize_t res;
     do {
         res = sendfile(fd, srcFd, &offset, (size_t) count);
     } while (res == -1 && errno == EINTR);
     return res == -1 ? weir_neg_errno() : (jlong) res;
+#elif defined(__FreeBSD__) || defined(__APPLE__)
+    /*
+     * The BSD signature: file first, socket second, and the bytes sent reported even when the call fails with
+     * EAGAIN or EINTR after a partial send, so those count as progress rather than as an error.
+     */
+    for (;;) {
+#if defined(__FreeBSD__)
+        off_t sent = 0;
+        int res = sendfile(srcFd, fd, (off_t) position, (size_t) count, NULL, &sent, 0);
+#else
+        off_t sent = (off_t) count;
+        int res = sendfile(srcFd, fd, (off_t) position, &sent, NULL, 0);
+#endif
+        if (res == 0 || sent > 0) {
+            return (jlong) sent;
+        }
+        if (errno != EINTR) {
+            return weir_neg_errno();
+        }
+    }
+#else
+    return -ENOSYS;
+#endif
 }
 
 /* Sends one byte with fdToSend attached (SCM_RIGHTS). */
@@ -503,8 +623,14 @@ static jint weir_recvFd(JNIEnv* env, jclass clazz, jint fd) {
     msg.msg_control = control.buf;
     msg.msg_controllen = sizeof(control.buf);
     ssize_t res;
+#if defined(WEIR_PORTABLE_SOCKETS)
+    /* No MSG_CMSG_CLOEXEC on macOS: close-on-exec is set on the received descriptor just after. */
+    int recvFlags = 0;
+#else
+    int recvFlags = MSG_CMSG_CLOEXEC;
+#endif
     do {
-        res = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+        res = recvmsg(fd, &msg, recvFlags);
     } while (res == -1 && errno == EINTR);
     if (res == -1) {
         return weir_neg_errno();
@@ -517,6 +643,13 @@ static jint weir_recvFd(JNIEnv* env, jclass clazz, jint fd) {
                 && cmsg->cmsg_len == CMSG_LEN(sizeof(int))) {
             int received;
             memcpy(&received, CMSG_DATA(cmsg), sizeof(int));
+#if defined(WEIR_PORTABLE_SOCKETS)
+            /* Keeps the received descriptor's own blocking mode, as MSG_CMSG_CLOEXEC does. */
+            jint flagsRes = set_fd_flags(received, 0);
+            if (flagsRes < 0) {
+                return flagsRes;
+            }
+#endif
             return received;
         }
     }
@@ -663,6 +796,9 @@ int weir_unix_jni_load(JNIEnv* env) {
     }
     if (weir_register_natives(env, NATIVE_BUFFERS_CLASS, native_buffers_methods,
                               (jint) (sizeof(native_buffers_methods) / sizeof(native_buffers_methods[0]))) != 0) {
+        return -1;
+    }
+    if (weir_unix_dgram_jni_load(env) != 0) {
         return -1;
     }
     cache_file_channel_fields(env);

@@ -4,7 +4,6 @@ import static io.weir.channel.epoll.NativeDatagram.MAX_MESSAGES_PER_SYSCALL;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
-import io.weir.buffer.ByteBufUtil;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelFuture;
@@ -19,7 +18,8 @@ import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
-import io.weir.channel.unix.internal.NativeBuffers;
+import io.weir.channel.unix.internal.DatagramChannels;
+import io.weir.channel.unix.internal.MulticastMemberships;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,12 +28,9 @@ import java.net.PortUnreachableException;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
-import java.nio.ByteBuffer;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.UnresolvedAddressException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -91,8 +88,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
     private final Batcher batcher = new Batcher();
     // Event loop only: receive buffers not filled yet, at the slot indexes of the next recvmmsg.
     private final ByteBuf[] spares = new ByteBuf[MAX_MESSAGES_PER_SYSCALL];
-    // Event loop only.
-    private final List<Membership> memberships = new ArrayList<>();
+    private final MulticastMemberships memberships;
     // Read from any thread through isActive() and isConnected().
     private volatile boolean bound;
     private volatile boolean connected;
@@ -124,25 +120,12 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
         super(null, checkCompatible(eventLoop, socket), socket, false, EpollIoOps.NONE);
         this.config = new EpollDatagramChannelConfig(this, socket, METADATA.defaultMaxMessagesPerRead());
         config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DEFAULT_RECEIVE_BUFFER_BYTES));
+        this.memberships = new MulticastMemberships(this, socket);
     }
 
     private static Socket newDatagramSocket(ProtocolFamily family) {
         Epoll.ensureAvailability();
-        boolean ipv6;
-        if (family == null) {
-            ipv6 = Socket.isIPv6Supported();
-        } else if (family == StandardProtocolFamily.INET) {
-            ipv6 = false;
-        } else if (family == StandardProtocolFamily.INET6) {
-            ipv6 = true;
-        } else {
-            throw new IllegalArgumentException("family: " + family + " (expected: INET or INET6)");
-        }
-        try {
-            return Socket.newSocketDgram(ipv6);
-        } catch (IOException e) {
-            throw new ChannelException("failed to open a datagram socket", e);
-        }
+        return DatagramChannels.open(family);
     }
 
     @Override
@@ -196,30 +179,14 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
 
     @Override
     protected void doDisconnect() throws Exception {
-        InetSocketAddress before = (InetSocketAddress) socket.localAddress();
-        int res = NativeDatagram.disconnect(socket.intValue(), socket.isIPv6());
-        if (res < 0) {
-            throw Errors.newIoException("connect(AF_UNSPEC)", res);
-        }
+        InetSocketAddress before = DatagramChannels.disconnect(socket);
         connected = false;
-        // Linux drops the port of a socket on disconnect unless a bind asked for that very port (an ephemeral
-        // bind, or the one connect made, does not count): bind it again where it was, as the JDK does, so the
-        // channel stays bound as NIO's does.
-        InetSocketAddress after = (InetSocketAddress) socket.localAddress();
-        if (after == null || after.getPort() == 0) {
-            if (before != null && before.getPort() != 0) {
-                // The address as disconnect left it: the one bound explicitly, or the wildcard again.
-                try {
-                    socket.bind(new InetSocketAddress(after != null ? after.getAddress() : before.getAddress(),
-                            before.getPort()));
-                } catch (IOException e) {
-                    // Another socket took the port in between: the channel is left unbound, and says so.
-                    bound = false;
-                    throw e;
-                }
-            } else {
-                bound = false;
-            }
+        boolean stillBound = false;
+        try {
+            stillBound = DatagramChannels.keepPort(socket, before);
+        } finally {
+            // Left unbound if another socket took the port in between: the channel says so.
+            bound = stillBound;
         }
     }
 
@@ -315,7 +282,8 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
                 spares[i] = buf;
             }
             int writerIndex = buf.writerIndex();
-            slots.buffer(i, memoryAddress(buf, writerIndex, buf.writableBytes()), buf.writableBytes());
+            int writable = buf.writableBytes();
+            slots.buffer(i, DatagramChannels.memoryAddress(buf, writerIndex, writable), writable);
         }
     }
 
@@ -342,68 +310,17 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
 
     private static IOException receiveFailure(int res) {
         if (res == -Errors.ECONNREFUSED) {
-            return portUnreachable("recvmmsg", res);
+            return DatagramChannels.portUnreachable("recvmmsg", res);
         }
         return Errors.newIoException("recvmmsg", res);
     }
 
-    private static PortUnreachableException portUnreachable(String operation, int res) {
-        PortUnreachableException e = new PortUnreachableException(operation + "(..) failed: the peer's port is"
-                + " unreachable (ICMP)");
-        e.initCause(Errors.newIoException(operation, res));
-        return e;
-    }
-
-    /** The native address of {@code buf}'s byte at {@code index}; {@code buf} must be direct. */
-    private static long memoryAddress(ByteBuf buf, int index, int length) {
-        if (buf.hasMemoryAddress()) {
-            return buf.memoryAddress() + index;
-        }
-        // Direct but without a known address (Unsafe off): the address of its NIO view.
-        ByteBuffer view = buf.nioBuffer(index, length);
-        return NativeBuffers.address(view) + view.position();
-    }
-
     // ---------------------------------------------------------------- writing
 
-    /**
-     * Copies heap or multi-component content into one direct buffer; refuses unresolved recipients and anything
-     * but packets and buffers.
-     */
+    /** See {@link DatagramChannels#filterOutbound}. */
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        if (msg instanceof DatagramPacket packet) {
-            if (packet.recipient().isUnresolved()) {
-                throw new UnresolvedAddressException();
-            }
-            ByteBuf content = packet.content();
-            if (isSendable(content)) {
-                return packet;
-            }
-            try {
-                return new DatagramPacket(ByteBufUtil.copyToDirect(alloc(), content), packet.recipient(),
-                        packet.sender());
-            } finally {
-                packet.release();
-            }
-        }
-        if (msg instanceof ByteBuf buf) {
-            if (isSendable(buf)) {
-                return buf;
-            }
-            try {
-                return ByteBufUtil.copyToDirect(alloc(), buf);
-            } finally {
-                buf.release();
-            }
-        }
-        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()
-                + " (expected: DatagramPacket, ByteBuf)");
-    }
-
-    /** Whether {@code buf}'s readable bytes are one range of native memory. */
-    private static boolean isSendable(ByteBuf buf) {
-        return buf.isDirect() && (buf.hasMemoryAddress() || buf.nioBufferCount() == 1);
+        return DatagramChannels.filterOutbound(msg, alloc());
     }
 
     @Override
@@ -434,7 +351,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
             } else {
                 // One datagram's problem (no route, too long, port unreachable): fail its write, not the channel.
                 batcher.removeFailed(in, res == -Errors.ECONNREFUSED
-                        ? portUnreachable("sendmmsg", res) : Errors.newIoException("sendmmsg", res));
+                        ? DatagramChannels.portUnreachable("sendmmsg", res) : Errors.newIoException("sendmmsg", res));
             }
             if (--spin == 0) {
                 if (in.current() == null) {
@@ -481,7 +398,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
                 return false;
             }
             int length = content.readableBytes();
-            slots.buffer(count, memoryAddress(content, content.readerIndex(), length), length);
+            slots.buffer(count, DatagramChannels.memoryAddress(content, content.readerIndex(), length), length);
             if (recipient != null) {
                 slots.peer(count, recipient);
             }
@@ -531,27 +448,16 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
     }
 
     /**
-     * Joins multicast group {@code group} on {@code networkInterface} ({@code null}: as {@link #joinGroup(InetAddress)}),
-     * receiving only from {@code source} if it is not {@code null} (source-specific multicast; same family as the
-     * group). The promise fails with a {@link io.weir.channel.unix.NativeIoException} if the kernel refuses.
+     * Joins multicast group {@code group} on {@code networkInterface} ({@code null}: as
+     * {@link #joinGroup(InetAddress)}), receiving only from {@code source} if it is not {@code null}
+     * (source-specific multicast; same family as the group). The promise fails with a
+     * {@link io.weir.channel.unix.NativeIoException} if the kernel refuses.
      *
      * @throws NullPointerException if {@code group} or {@code promise} is null
      */
     public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
                                    ChannelPromise promise) {
-        Objects.requireNonNull(group, "group");
-        Objects.requireNonNull(promise, "promise");
-        runOnLoop(() -> {
-            try {
-                int index = networkInterface != null ? networkInterface.getIndex() : defaultInterfaceIndex();
-                membership(true, group, index, source);
-                memberships.add(new Membership(group, index, source));
-                promise.trySuccess();
-            } catch (Throwable t) {
-                promise.tryFailure(t);
-            }
-        }, promise);
-        return promise;
+        return memberships.join(group, networkInterface, source, promise);
     }
 
     /** Leaves multicast group {@code group} on every interface it was joined on. */
@@ -567,79 +473,6 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
      */
     public ChannelFuture leaveGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
                                     ChannelPromise promise) {
-        Objects.requireNonNull(group, "group");
-        Objects.requireNonNull(promise, "promise");
-        runOnLoop(() -> {
-            boolean left = false;
-            try {
-                for (int i = memberships.size() - 1; i >= 0; i--) {
-                    Membership m = memberships.get(i);
-                    if (m.group.equals(group)
-                            && (networkInterface == null || m.interfaceIndex == networkInterface.getIndex())
-                            && (source == null || source.equals(m.source))) {
-                        memberships.remove(i);
-                        membership(false, m.group, m.interfaceIndex, m.source);
-                        left = true;
-                    }
-                }
-            } catch (Throwable t) {
-                promise.tryFailure(t);
-                return;
-            }
-            if (left) {
-                promise.trySuccess();
-            } else {
-                promise.tryFailure(new IllegalStateException("not a member of " + group
-                        + (networkInterface != null ? " on " + networkInterface.getName() : "")));
-            }
-        }, promise);
-        return promise;
-    }
-
-    private void membership(boolean join, InetAddress group, int interfaceIndex, InetAddress source)
-            throws IOException {
-        if (!socket.isOpen()) {
-            throw new java.nio.channels.ClosedChannelException();
-        }
-        DatagramSlots slots = DatagramSlots.current();
-        slots.buffer(0, 0, 0);
-        slots.buffer(1, 0, 0);
-        slots.peer(0, new InetSocketAddress(group, 0));
-        if (source != null) {
-            slots.peer(1, new InetSocketAddress(source, 0));
-        }
-        int res = NativeDatagram.multicastMembership(socket.intValue(), join, interfaceIndex, slots.address());
-        if (res < 0) {
-            throw Errors.newIoException(join ? "setsockopt(MCAST_JOIN_GROUP) of " + group
-                    : "setsockopt(MCAST_LEAVE_GROUP) of " + group, res);
-        }
-    }
-
-    private int defaultInterfaceIndex() throws IOException {
-        NetworkInterface iface = config.getOption(ChannelOption.IP_MULTICAST_IF);
-        if (iface == null) {
-            InetSocketAddress local = localAddress();
-            if (local != null && !local.getAddress().isAnyLocalAddress()) {
-                iface = NetworkInterface.getByInetAddress(local.getAddress());
-            }
-        }
-        // 0: the kernel picks the interface its routing table has for the group.
-        return iface == null ? 0 : iface.getIndex();
-    }
-
-    private void runOnLoop(Runnable task, ChannelPromise promise) {
-        if (eventLoop().inEventLoop()) {
-            task.run();
-        } else {
-            try {
-                eventLoop().execute(task);
-            } catch (RuntimeException e) {
-                promise.tryFailure(e);
-            }
-        }
-    }
-
-    /** A group joined on an interface (index; 0 for the routing table's), from one source or ({@code null}) any. */
-    private record Membership(InetAddress group, int interfaceIndex, InetAddress source) {
+        return memberships.leave(group, networkInterface, source, promise);
     }
 }

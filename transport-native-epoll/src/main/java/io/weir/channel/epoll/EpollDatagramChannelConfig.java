@@ -3,13 +3,11 @@ package io.weir.channel.epoll;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.DatagramSocketNative;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
-import java.util.Enumeration;
 
 /**
  * The config of an {@link EpollDatagramChannel}: {@link EpollChannelConfig}'s socket options plus the datagram
@@ -32,37 +30,30 @@ final class EpollDatagramChannelConfig extends EpollChannelConfig {
     @Override
     Object get(ChannelOption<?> option) throws IOException {
         if (option == ChannelOption.SO_BROADCAST) {
-            return getInt(NativeDatagram.OPTION_BROADCAST, option) != 0;
+            return getInt(DatagramSocketNative.OPTION_BROADCAST, option) != 0;
         } else if (option == ChannelOption.IP_MULTICAST_TTL) {
-            return (int) getInt(NativeDatagram.OPTION_MULTICAST_TTL, option);
+            return (int) getInt(DatagramSocketNative.OPTION_MULTICAST_TTL, option);
         } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
-            return getInt(NativeDatagram.OPTION_MULTICAST_LOOP, option) == 0;
+            return getInt(DatagramSocketNative.OPTION_MULTICAST_LOOP, option) == 0;
         } else if (option != ChannelOption.IP_MULTICAST_IF) {
             return super.get(option);
         }
-        long value = getInt(NativeDatagram.OPTION_MULTICAST_IF, option);
-        if (value == 0) {
-            return null;
-        }
-        if (socket.isIPv6()) {
-            return NetworkInterface.getByIndex((int) value);
-        }
-        return NetworkInterface.getByInetAddress(InetAddress.getByAddress(new byte[] {
-            (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value}));
+        return DatagramSocketNative.multicastInterface(getInt(DatagramSocketNative.OPTION_MULTICAST_IF, option),
+                socket.isIPv6());
     }
 
     @Override
     void set(ChannelOption<?> option, Object value) throws IOException {
         int res;
         if (option == ChannelOption.SO_BROADCAST) {
-            res = NativeDatagram.setDatagramOption(openFd(), socket.isIPv6(), NativeDatagram.OPTION_BROADCAST,
-                    (Boolean) value ? 1 : 0);
+            res = DatagramSocketNative.setDatagramOption(openFd(), socket.isIPv6(),
+                    DatagramSocketNative.OPTION_BROADCAST, (Boolean) value ? 1 : 0);
         } else if (option == ChannelOption.IP_MULTICAST_TTL) {
-            res = NativeDatagram.setDatagramOption(openFd(), socket.isIPv6(), NativeDatagram.OPTION_MULTICAST_TTL,
-                    (Integer) value);
+            res = DatagramSocketNative.setDatagramOption(openFd(), socket.isIPv6(),
+                    DatagramSocketNative.OPTION_MULTICAST_TTL, (Integer) value);
         } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
-            res = NativeDatagram.setDatagramOption(openFd(), socket.isIPv6(), NativeDatagram.OPTION_MULTICAST_LOOP,
-                    (Boolean) value ? 0 : 1);
+            res = DatagramSocketNative.setDatagramOption(openFd(), socket.isIPv6(),
+                    DatagramSocketNative.OPTION_MULTICAST_LOOP, (Boolean) value ? 0 : 1);
         } else if (option == ChannelOption.IP_MULTICAST_IF) {
             int fd = openFd();
             NetworkInterface iface = (NetworkInterface) value;
@@ -70,7 +61,8 @@ final class EpollDatagramChannelConfig extends EpollChannelConfig {
             if (iface != null && index < 0) {
                 throw new SocketException("interface " + iface.getName() + " has no index");
             }
-            res = NativeDatagram.setMulticastInterface(fd, socket.isIPv6(), index, ipv4Address(iface));
+            res = DatagramSocketNative.setMulticastInterface(fd, socket.isIPv6(), index,
+                    DatagramSocketNative.ipv4Address(iface));
         } else {
             super.set(option, value);
             return;
@@ -80,24 +72,8 @@ final class EpollDatagramChannelConfig extends EpollChannelConfig {
         }
     }
 
-    /** The interface's first IPv4 address as a big-endian number, 0 if it has none. */
-    static int ipv4Address(NetworkInterface iface) {
-        if (iface == null) {
-            return 0;
-        }
-        Enumeration<InetAddress> addresses = iface.getInetAddresses();
-        while (addresses.hasMoreElements()) {
-            InetAddress address = addresses.nextElement();
-            if (address instanceof Inet4Address) {
-                byte[] b = address.getAddress();
-                return ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
-            }
-        }
-        return 0;
-    }
-
     private long getInt(int id, ChannelOption<?> option) throws IOException {
-        long res = NativeDatagram.getDatagramOption(openFd(), socket.isIPv6(), id);
+        long res = DatagramSocketNative.getDatagramOption(openFd(), socket.isIPv6(), id);
         if (res < 0) {
             throw Errors.newIoException("getsockopt(" + option + ')', res);
         }

@@ -1,8 +1,10 @@
 package io.weir.channel.epoll;
 
 /**
- * The datagram JNI methods of the epoll transport, registered by the library's {@code JNI_OnLoad} (C source:
- * {@code transport-native-epoll/src/main/c/weir_epoll_dgram.c}). No static initializer may call a native here.
+ * The batched datagram JNI methods of the epoll transport, registered by the library's {@code JNI_OnLoad} (C source:
+ * {@code transport-native-epoll/src/main/c/weir_epoll_dgram.c}); disconnect, multicast membership and the datagram
+ * options are unix-common's {@link io.weir.channel.unix.internal.DatagramSocketNative}, whose slot layout this one
+ * shares. No static initializer may call a native here.
  *
  * <p>Every native returns a value {@code >= 0} on success and {@code -errno} on failure. Datagrams cross JNI
  * through an array of slots in native memory (see {@link DatagramSlots}), never through Java arrays:
@@ -29,12 +31,6 @@ final class NativeDatagram {
     /** Most datagrams one {@code recvmmsg}/{@code sendmmsg} handles; the C side builds its arrays on the stack. */
     static final int MAX_MESSAGES_PER_SYSCALL = 64;
 
-    // Option ids for setDatagramOption/getDatagramOption; the C enum lists the same values.
-    static final int OPTION_BROADCAST = 0;
-    static final int OPTION_MULTICAST_TTL = 1;
-    static final int OPTION_MULTICAST_LOOP = 2;
-    static final int OPTION_MULTICAST_IF = 3;
-
     private NativeDatagram() {
     }
 
@@ -42,14 +38,6 @@ final class NativeDatagram {
     static native int recvmmsg(int fd, long slotsAddress, int count);
     /** Sends up to {@code count} datagrams (sendto for one): how many the kernel took (>= 1), or -errno of the first. */
     static native int sendmmsg(int fd, boolean ipv6, long slotsAddress, int count);
-    /** {@code connect(AF_UNSPEC)}: the socket forgets its peer and stays bound. */
-    static native int disconnect(int fd, boolean ipv6);
-    static native int setDatagramOption(int fd, boolean ipv6, int option, int value);
-    /** The value, or -errno; OPTION_MULTICAST_IF: IPv6 an interface index, IPv4 an address as an unsigned number. */
-    static native long getDatagramOption(int fd, boolean ipv6, int option);
-    static native int setMulticastInterface(int fd, boolean ipv6, int ifindex, int ipv4Address);
-    /** Joins or leaves the group in slot 0 (from the source in slot 1 if its addrlen is not 0). */
-    static native int multicastMembership(int fd, boolean join, int ifindex, long slotsAddress);
     /** The C side's {@link #MAX_MESSAGES_PER_SYSCALL}, to check the two agree. */
     static native int maxMessagesPerSyscall();
 }

@@ -1,23 +1,18 @@
 package io.weir.channel.epoll;
 
-import io.weir.channel.ChannelException;
 import java.net.InetSocketAddress;
 
 /**
  * A datagram larger than the buffer it was received into arrived and was dropped: {@link EpollDatagramChannel}
  * fires this as an exception event instead of delivering the kernel's truncated copy, and the channel stays
  * open. Raise the receive buffer size ({@link io.weir.channel.ChannelOption#RCVBUF_ALLOCATOR}) if such datagrams
- * are legitimate.
+ * are legitimate. epoll always knows the datagram's real size ({@link #datagramBytes()}).
  *
- * <p>A peer can send oversized datagrams at will, so the exception carries no stack trace (it would only show
- * the read loop); its message and accessors say who sent how much.
+ * <p>Catch {@link io.weir.channel.unix.TruncatedDatagramException}, its parent, to handle epoll and kqueue alike.
+ * Carries no stack trace: a peer can send oversized datagrams at will.
  */
-public final class TruncatedDatagramException extends ChannelException {
+public final class TruncatedDatagramException extends io.weir.channel.unix.TruncatedDatagramException {
     private static final long serialVersionUID = 1L;
-
-    private final transient InetSocketAddress sender;
-    private final int datagramBytes;
-    private final int bufferBytes;
 
     /**
      * @param sender where the datagram came from, or {@code null} if unknown
@@ -25,30 +20,6 @@ public final class TruncatedDatagramException extends ChannelException {
      * @param bufferBytes the room the receive buffer had
      */
     public TruncatedDatagramException(InetSocketAddress sender, int datagramBytes, int bufferBytes) {
-        super("dropped a datagram of " + datagramBytes + " bytes from " + sender + ": larger than the receive buffer of "
-                + bufferBytes + " bytes (raise RCVBUF_ALLOCATOR's size)");
-        this.sender = sender;
-        this.datagramBytes = datagramBytes;
-        this.bufferBytes = bufferBytes;
-    }
-
-    /** Where the dropped datagram came from, or {@code null} if unknown. */
-    public InetSocketAddress sender() {
-        return sender;
-    }
-
-    /** The dropped datagram's size in bytes. */
-    public int datagramBytes() {
-        return datagramBytes;
-    }
-
-    /** The size of the buffer it did not fit in, in bytes. */
-    public int bufferBytes() {
-        return bufferBytes;
-    }
-
-    @Override
-    public synchronized Throwable fillInStackTrace() {
-        return this;
+        super(sender, datagramBytes, bufferBytes);
     }
 }

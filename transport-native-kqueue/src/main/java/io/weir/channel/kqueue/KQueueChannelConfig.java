@@ -5,7 +5,10 @@ import io.weir.channel.ChannelOption;
 import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.DatagramSocketNative;
 import java.io.IOException;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.channels.ClosedChannelException;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -111,6 +114,15 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
             return check(KQueueSocketNative.getTcpNoPush(openFd()), "getsockopt(TCP_NOPUSH)") != 0;
         } else if (option == KQueueChannelOption.SO_SNDLOWAT) {
             return check(KQueueSocketNative.getSndLowAt(openFd()), "getsockopt(SO_SNDLOWAT)");
+        } else if (option == ChannelOption.SO_BROADCAST) {
+            return datagramOption(DatagramSocketNative.OPTION_BROADCAST, option) != 0;
+        } else if (option == ChannelOption.IP_MULTICAST_TTL) {
+            return (int) datagramOption(DatagramSocketNative.OPTION_MULTICAST_TTL, option);
+        } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
+            return datagramOption(DatagramSocketNative.OPTION_MULTICAST_LOOP, option) == 0;
+        } else if (option == ChannelOption.IP_MULTICAST_IF) {
+            return DatagramSocketNative.multicastInterface(
+                    datagramOption(DatagramSocketNative.OPTION_MULTICAST_IF, option), socket.isIPv6());
         }
         throw new IllegalArgumentException("not a socket option of this config: " + option);
     }
@@ -140,9 +152,37 @@ final class KQueueChannelConfig extends DefaultChannelConfig {
                 throw new IllegalArgumentException(option + ": " + bytes + " (expected: >= 1)");
             }
             check(KQueueSocketNative.setSndLowAt(openFd(), bytes), "setsockopt(SO_SNDLOWAT)");
+        } else if (option == ChannelOption.SO_BROADCAST) {
+            setDatagramOption(DatagramSocketNative.OPTION_BROADCAST, (Boolean) value ? 1 : 0, option);
+        } else if (option == ChannelOption.IP_MULTICAST_TTL) {
+            setDatagramOption(DatagramSocketNative.OPTION_MULTICAST_TTL, (Integer) value, option);
+        } else if (option == ChannelOption.IP_MULTICAST_LOOP_DISABLED) {
+            setDatagramOption(DatagramSocketNative.OPTION_MULTICAST_LOOP, (Boolean) value ? 0 : 1, option);
+        } else if (option == ChannelOption.IP_MULTICAST_IF) {
+            NetworkInterface iface = (NetworkInterface) value;
+            int index = iface == null ? 0 : iface.getIndex();
+            if (iface != null && index < 0) {
+                throw new SocketException("interface " + iface.getName() + " has no index");
+            }
+            check(DatagramSocketNative.setMulticastInterface(openFd(), socket.isIPv6(), index,
+                    DatagramSocketNative.ipv4Address(iface)),
+                    "setsockopt(" + option + ')');
         } else {
             throw new IllegalArgumentException("not a socket option of this config: " + option);
         }
+    }
+
+    private long datagramOption(int id, ChannelOption<?> option) throws IOException {
+        long res = DatagramSocketNative.getDatagramOption(openFd(), socket.isIPv6(), id);
+        if (res < 0) {
+            throw Errors.newIoException("getsockopt(" + option + ')', (int) res);
+        }
+        return res;
+    }
+
+    private void setDatagramOption(int id, int value, ChannelOption<?> option) throws IOException {
+        check(DatagramSocketNative.setDatagramOption(openFd(), socket.isIPv6(), id, value),
+                "setsockopt(" + option + ')');
     }
 
     private static int check(int result, String operation) throws IOException {
