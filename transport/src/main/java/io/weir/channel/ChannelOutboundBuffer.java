@@ -442,6 +442,11 @@ public final class ChannelOutboundBuffer {
         return flushed == 0;
     }
 
+    /** Whether no message is queued, flushed or not, and no failing pass is under way. Event loop only. */
+    boolean holdsNothing() {
+        return tailEntry == null && !inFail;
+    }
+
     /** The pending bytes (written or flushed, not yet removed, plus writes travelling to the loop). Any thread. */
     public long totalPendingWriteBytes() {
         return totalPendingSize;

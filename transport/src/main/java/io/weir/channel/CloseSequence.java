@@ -67,7 +67,8 @@ final class CloseSequence {
         if (pendingConnect != null) {
             pendingConnect.tryFailure(new StacklessClosedChannelException("connect", cause));
         }
-        if (buffer != null) {
+        // Most channels close with nothing queued (an HTTP/2 stream per request): build no exception for them.
+        if (buffer != null && !buffer.holdsNothing()) {
             buffer.failFlushed(cause != null ? cause : new StacklessClosedChannelException("write", null), false);
             buffer.close(new StacklessClosedChannelException("write", cause));
         }

@@ -149,6 +149,36 @@ class ResetWithQueuedWritesTest {
         assertToStringOfClosedChannelBuildsNoException(embedded);
     }
 
+    @Test
+    void closingAChannelWithNothingQueuedBuildsNoException() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        long thread = Thread.currentThread().getId();
+        Path dump = Files.createTempFile("close-nothing-queued", ".jfr");
+        try {
+            try (Recording recording = new Recording()) {
+                recording.enable("jdk.JavaExceptionThrow");
+                recording.enable("jdk.JavaErrorThrow");
+                recording.start();
+                channel.close();
+                // The control: proves that the recording sees a Throwable built on this thread.
+                assertThat(new ClosedChannelException()).isNotNull();
+                recording.stop();
+                recording.dump(dump);
+            }
+            assertThat(channel.isOpen()).isFalse();
+            int thrown = 0;
+            for (RecordedEvent event : RecordingFile.readAllEvents(dump)) {
+                if (event.getThread() != null && event.getThread().getJavaThreadId() == thread) {
+                    thrown++;
+                }
+            }
+            assertThat(thrown).as("Throwables built by closing a channel with nothing queued, plus the control")
+                    .isEqualTo(1);
+        } finally {
+            Files.deleteIfExists(dump);
+        }
+    }
+
     /**
      * Calls {@code toString()} of the closed {@code channel} {@value #TO_STRING_CALLS} times on this thread while
      * JFR records every Throwable constructed, then constructs one on purpose: exactly that one must be seen.
