@@ -119,13 +119,18 @@ def result_table(path, markdown):
 
 def jmh_cell(path, sel):
     """The ratio of one JMH pairing, formatted: sel has benchmark, case, and optionally params ("*": the range
-    over every parameter set), weir and other (variants), vs (netty or jdk)."""
+    over every parameter set) or params_re (the range over the parameter sets the regex matches in full, as
+    "kind=heap,size=256"), weir and other (variants), vs (netty or jdk)."""
     found = []
     for cls, case, wv, other, ov, params, mode, w, o, unit, ratio in pairs(load(path)):
-        if (cls == sel["benchmark"] and case == sel["case"] and sel.get("params", "") in ("*", params)
+        if "params_re" in sel:
+            params_match = re.fullmatch(sel["params_re"], params) is not None
+        else:
+            params_match = sel.get("params", "") in ("*", params)
+        if (cls == sel["benchmark"] and case == sel["case"] and params_match
                 and wv == sel.get("weir", "") and other == sel.get("vs", "netty") and ov == sel.get("other", "")):
             found.append(ratio)
-    if sel.get("params") == "*" and found:
+    if (sel.get("params") == "*" or "params_re" in sel) and found:
         return f"{min(found):.2f}–{max(found):.2f}"
     if len(found) != 1:
         raise SystemExit(f"ratios.py: {os.path.basename(path)} holds {len(found)} rows for {sel}")

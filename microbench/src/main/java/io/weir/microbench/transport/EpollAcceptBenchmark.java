@@ -18,9 +18,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * server loop, one client loop. Weir's epoll channels against Netty 4.2's; Linux only, the fork enables native
  * access.
  *
- * <p>As in {@link EpollPingPongBenchmark}, {@code nettyConnectAcceptClose_busyWait} runs Netty with its busy-wait
- * select strategy against Weir's default, and {@code weirConnectAcceptClose_pollSpinOff} runs Weir with its idle
- * poll and spin off against Netty's default; each fork sets up only the side it measures.
+ * <p>As in {@link EpollPingPongBenchmark}, {@code weirConnectAcceptClose_idlePoll} runs Weir with its opt-in idle
+ * poll against Netty's default, {@code nettyConnectAcceptClose_busyWait} runs Netty with its busy-wait select
+ * strategy against Weir's default, and {@code weirConnectAcceptClose_pollSpinOff} runs Weir with its task-queue
+ * watch off too against Netty's default; each fork sets up only the side it measures.
  * Busy waiting takes a core per loop: on a machine with fewer cores than busy loops plus the benchmark's own
  * threads (two cores here), the spinning loops starve the thread they wait for and the busy-wait rows measure
  * the scheduler's time slice, not Netty; read them from a machine with spare cores.
@@ -101,6 +102,15 @@ public class EpollAcceptBenchmark extends AbstractMicrobenchmark {
             EpollEventLoopExecuteBenchmark.NATIVE_ACCESS,
             AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_OFF, AbstractMicrobenchmark.WEIR_IDLE_SPIN_OFF})
     public boolean weirConnectAcceptClose_pollSpinOff() throws Exception {
+        return weirConnectAcceptClose();
+    }
+
+    @Benchmark
+    @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
+            AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
+            AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
+            EpollEventLoopExecuteBenchmark.NATIVE_ACCESS, AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_ON})
+    public boolean weirConnectAcceptClose_idlePoll() throws Exception {
         return weirConnectAcceptClose();
     }
 

@@ -29,6 +29,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * datagrams per call. {@code nettyDatagramEcho_onePerRead} keeps only the payload size set, with the default
  * allocator: one datagram per {@code recvmsg}, what Netty does unless the allocator is sized too.
  *
+ * <p>Both sides' loops block at once when idle by default; {@code weirDatagramEcho_idlePoll} runs Weir with its
+ * opt-in idle poll ({@code io.weir.epoll.maxIdlePollNanos=50000}) against Netty's default.
+ *
  * <p>The fork enables native access: on JDK 24+ Weir refuses to load its JNI library without it.
  */
 @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
@@ -66,6 +69,15 @@ public class EpollDatagramEchoBenchmark extends AbstractMicrobenchmark {
 
     @Benchmark
     public int weirDatagramEcho() throws Exception {
+        return weir.run(ROUNDS);
+    }
+
+    @Benchmark
+    @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
+            AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
+            AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
+            EpollEventLoopExecuteBenchmark.NATIVE_ACCESS, AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_ON})
+    public int weirDatagramEcho_idlePoll() throws Exception {
         return weir.run(ROUNDS);
     }
 

@@ -15,12 +15,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * one client loop, {@value #ROUNDS} round trips of {@code size} bytes per invocation; the score is round trips per
  * microsecond. Linux only; the fork enables native access (JDK 24+ refuses Weir's library without it).
  *
- * <p>Weir's loops poll and spin a little before they block ({@code IdlePoll}, the idle task spin); Netty's block at
- * once. Two more rows show what that buys and what it costs: {@code nettyPingPong_busyWait} is Netty with its
- * opt-in busy-wait select strategy (its loops never sleep), against Weir's default; {@code
- * weirPingPong_pollSpinOff} is Weir with its idle poll and spin off (its loops block at once), against Netty's
- * default. Each method's fork sets up only the side it measures, so a busy-waiting loop never runs beside another
- * row.
+ * <p>By default both sides' loops block at once when idle (Weir's idle poll is opt-in) and Weir's loop watches
+ * its task queue for a microsecond after a sleep that a task ended. More rows show what polling buys and what it
+ * costs: {@code weirPingPong_idlePoll} is Weir with its opt-in idle poll
+ * ({@code io.weir.epoll.maxIdlePollNanos=50000}) against Netty's default; {@code nettyPingPong_busyWait} is
+ * Netty with its opt-in busy-wait select strategy (its loops never sleep) against Weir's default; {@code
+ * weirPingPong_pollSpinOff} is Weir with its task-queue watch off too (its loops block at once, exactly as
+ * Netty's). Each method's fork sets up only the side it measures, so a busy-waiting loop never runs beside
+ * another row.
  * Busy waiting takes a core per loop: on a machine with fewer cores than busy loops plus the benchmark's own
  * threads (two cores here), the spinning loops starve the thread they wait for and the busy-wait rows measure
  * the scheduler's time slice, not Netty; read them from a machine with spare cores.
@@ -81,6 +83,15 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
             EpollEventLoopExecuteBenchmark.NATIVE_ACCESS,
             AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_OFF, AbstractMicrobenchmark.WEIR_IDLE_SPIN_OFF})
     public int weirPingPong_pollSpinOff() throws Exception {
+        return weir.run(ROUNDS);
+    }
+
+    @Benchmark
+    @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
+            AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
+            AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
+            EpollEventLoopExecuteBenchmark.NATIVE_ACCESS, AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_ON})
+    public int weirPingPong_idlePoll() throws Exception {
         return weir.run(ROUNDS);
     }
 

@@ -4,6 +4,7 @@ import io.weir.microbench.util.AbstractMicrobenchmark;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
@@ -16,6 +17,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * round trips and waits for the client loop to report the last one, so the score is round trips per
  * microsecond of the two loops (the hand-off to the benchmark thread is paid once per batch). Weir and Netty
  * 4.2 run the same handlers, written once for each API; both copy nothing beyond what their transports do.
+ *
+ * <p>By default both sides' loops block at once when idle; {@code weirPingPong_idlePoll} runs Weir with its opt-in
+ * idle poll ({@code io.weir.nio.maxIdlePollNanos=50000}) against Netty's default, to show what polling buys.
  */
 @OperationsPerInvocation(NioPingPongBenchmark.ROUNDS)
 public class NioPingPongBenchmark extends AbstractMicrobenchmark {
@@ -50,6 +54,15 @@ public class NioPingPongBenchmark extends AbstractMicrobenchmark {
     @Benchmark
     public int nettyPingPong() throws Exception {
         return netty.run(ROUNDS);
+    }
+
+    @Benchmark
+    @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
+            AbstractMicrobenchmark.HEAP_MIN, AbstractMicrobenchmark.HEAP_MAX,
+            AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
+            AbstractMicrobenchmark.WEIR_NIO_IDLE_POLL_ON})
+    public int weirPingPong_idlePoll() throws Exception {
+        return weir.run(ROUNDS);
     }
 
     /** The Weir client and server, on the transport of {@code loops} and the two channel classes. */

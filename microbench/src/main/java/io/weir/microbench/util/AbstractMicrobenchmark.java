@@ -40,10 +40,14 @@ public abstract class AbstractMicrobenchmark {
     public static final String WEIR_NO_LEAK_DETECTION = "-Dio.weir.leakDetection.level=DISABLED";
     public static final String NETTY_NO_LEAK_DETECTION = "-Dio.netty.leakDetection.level=disabled";
 
-    /** Turns Weir's idle epoll poll off (add to a method's {@code @Fork}, with the other two below). */
+    /** Turns Weir's idle epoll poll off (its default; add to a method's {@code @Fork} to say so). */
     public static final String WEIR_EPOLL_IDLE_POLL_OFF = "-Dio.weir.epoll.maxIdlePollNanos=0";
-    /** Turns Weir's idle NIO poll off. */
+    /** Turns Weir's idle NIO poll off (its default). */
     public static final String WEIR_NIO_IDLE_POLL_OFF = "-Dio.weir.nio.maxIdlePollNanos=0";
+    /** Turns Weir's opt-in idle epoll poll on, at {@code EpollIoHandler.CONVERSATION_IDLE_POLL_NANOS} (50 µs). */
+    public static final String WEIR_EPOLL_IDLE_POLL_ON = "-Dio.weir.epoll.maxIdlePollNanos=50000";
+    /** Turns Weir's opt-in idle NIO poll on, at {@code NioIoHandler.CONVERSATION_IDLE_POLL_NANOS} (50 µs). */
+    public static final String WEIR_NIO_IDLE_POLL_ON = "-Dio.weir.nio.maxIdlePollNanos=50000";
     /** Turns Weir's idle task-queue spin off: with the poll off too, an idle Weir loop blocks at once, as Netty's. */
     public static final String WEIR_IDLE_SPIN_OFF = "-Dio.weir.eventLoop.idleSpinNanos=0";
 

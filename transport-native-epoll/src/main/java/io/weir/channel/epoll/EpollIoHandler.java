@@ -2,6 +2,7 @@ package io.weir.channel.epoll;
 
 import io.weir.channel.EventLoop;
 import io.weir.channel.internal.IdlePoll;
+import io.weir.channel.internal.PollingWait;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;
@@ -9,9 +10,7 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.IoRegistration;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
-import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;
-import io.weir.util.concurrent.AbstractScheduledEventExecutor;
 import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
@@ -37,12 +36,16 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * {@link EpollIoEvent} through its registration; when a wait fills the event array, the array doubles (up to
  * {@value #MAX_EVENT_ARRAY_LENGTH} events) so the next wait collects more at once.
  *
- * <p><b>Idle polling.</b> Before it blocks, a handler whose recent sleeps I/O ended within a millisecond (a loop
- * in a conversation with a peer that answers quickly) first polls with {@code epoll_wait(0)} for a while, up to
- * {@code io.weir.epoll.maxIdlePollNanos} ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off).
- * The answer then finds the thread awake, which spares the sleep, the wake-up and, on virtual machines whose
- * idle CPUs halt, a wake-up latency that can exceed the round trip itself many times. A loop whose I/O arrives
- * further apart than that, or whose sleeps timers and tasks end, does not poll; see {@link IdlePoll} for the
+ * <p><b>Idle polling (off unless asked for).</b> A handler created with a positive {@code maxIdlePollNanos}
+ * ({@link #newFactory(int, long)}, or {@code io.weir.epoll.maxIdlePollNanos} for every factory that does not say)
+ * polls with {@code epoll_wait(0)} for a while before it blocks, once its recent sleeps I/O ended within a
+ * millisecond (a loop in a conversation with a peer that answers quickly). The answer then finds the thread
+ * awake, which spares the sleep, the wake-up and, on virtual machines whose idle CPUs halt, a wake-up latency
+ * that can exceed the round trip itself many times. The price is CPU: a server whose requests arrive a little
+ * closer together than the poll never sleeps, and spends the whole gap between requests polling. That is why the
+ * default is 0 (block at once, as Netty's default select strategy does); {@value #CONVERSATION_IDLE_POLL_NANOS}
+ * ns suits a client or proxy loop that talks to nearby peers and has a core to spare. A loop whose I/O arrives
+ * further apart than the poll, or whose sleeps timers and tasks end, does not poll; see {@link IdlePoll} for the
  * rule. A scheduled task's deadline cuts a poll short.
  *
  * <p><b>Scheduled tasks: a timerfd.</b> The next scheduled task's deadline is armed on a {@code timerfd}
@@ -74,12 +77,16 @@ public final class EpollIoHandler implements IoHandler {
     /** The most events one {@code epoll_wait} collects, however often the array filled. */
     public static final int MAX_EVENT_ARRAY_LENGTH = 1 << 16;
     /**
-     * Default for {@code io.weir.epoll.maxIdlePollNanos}: the longest an idle handler polls for readiness before
-     * it blocks (see the class comment), in nanoseconds; 0 turns polling off. Longer than a loopback round trip
-     * between two loops on a slow virtual machine, short enough that a loop whose peer has gone quiet wastes
-     * little before it sleeps.
+     * Default for {@code io.weir.epoll.maxIdlePollNanos}, the longest an idle handler polls for readiness before
+     * it blocks (see the class comment), in nanoseconds: 0, polling off.
      */
-    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 50_000;
+    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 0;
+    /**
+     * A maximum idle poll for a loop in a conversation with nearby peers: longer than a loopback round trip
+     * between two loops on a slow virtual machine, short enough that a loop whose peer has gone quiet wastes
+     * little before it sleeps. The benchmarks' {@code _idlePoll} rows use it.
+     */
+    public static final long CONVERSATION_IDLE_POLL_NANOS = 50_000;
     static final long MAX_IDLE_POLL_NANOS =
             Math.max(0, SystemProperties.getLong("io.weir.epoll.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
@@ -88,13 +95,11 @@ public final class EpollIoHandler implements IoHandler {
     private static final int WAIT_FOREVER = -1;
     private static final long NANOS_PER_MILLI = 1_000_000;
 
-    private static final AtomicIntegerFieldUpdater<EpollIoHandler> WAKEUP_ARMED =
-            AtomicIntegerFieldUpdater.newUpdater(EpollIoHandler.class, "wakeupArmed");
     private static final AtomicIntegerFieldUpdater<EpollIoHandler> REGISTRATIONS =
             AtomicIntegerFieldUpdater.newUpdater(EpollIoHandler.class, "registrations");
 
     private final EventLoop loop;
-    private final Ticker ticker;
+    private final PollingWait pollingWait;
     private final FileDescriptor epollFd;
     private final FileDescriptor eventFd;
     private final FileDescriptor timerFd;
@@ -103,29 +108,18 @@ public final class EpollIoHandler implements IoHandler {
     private final int eventFdNumber;
     private final int timerFdNumber;
     private final EpollEventArray events;
-    private final IdlePoll idlePoll = new IdlePoll(MAX_IDLE_POLL_NANOS);
     // Loop thread only: descriptor number -> its live registration.
     private final IntObjectHashMap<EpollRegistration> registrationsByFd = new IntObjectHashMap<>();
 
     // Loop thread only: the deadline (ticker time) the timerfd is armed for, or NO_DEADLINE.
     private long armedDeadlineNanos = NO_DEADLINE;
     private boolean destroyed;
-    // Loop thread only, set by waitForEvents for run(): how long the wait blocked (-1: it did not), and whether
-    // an idle poll found the events.
-    private long blockedNanos = -1;
-    private boolean pollFound;
-
-    // 1 from just before the loop's last look at its task queue until a waker consumes it or the wait returns.
-    private volatile int wakeupArmed;
     private volatile int registrations;
 
-    private EpollIoHandler(EventLoop loop, int eventArrayLength) {
+    private EpollIoHandler(EventLoop loop, int eventArrayLength, long maxIdlePollNanos) {
         Epoll.ensureAvailability();
         this.loop = loop;
-        // Deadlines come in the loop's time; with a manual ticker they only move when a test advances it.
-        this.ticker = loop instanceof AbstractScheduledEventExecutor
-                ? ((AbstractScheduledEventExecutor) loop).ticker()
-                : Ticker.system();
+        this.pollingWait = new PollingWait(loop, maxIdlePollNanos, new SystemCalls());
         this.events = new EpollEventArray(eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
         FileDescriptor ep = null;
         FileDescriptor ev = null;
@@ -175,101 +169,37 @@ public final class EpollIoHandler implements IoHandler {
     }
 
     /**
-     * A factory of handlers whose event array starts at {@code eventArrayLength} events. Each handler opens its
-     * descriptors when it is created; failing that, {@link IoHandlerFactory#newHandler} throws an
-     * {@link UncheckedIOException}, or an {@link UnsatisfiedLinkError} if epoll is not
-     * {@linkplain Epoll#isAvailable() available}.
+     * A factory of handlers whose event array starts at {@code eventArrayLength} events, with the idle poll that
+     * {@code io.weir.epoll.maxIdlePollNanos} sets (off by default). Each handler opens its descriptors when it is
+     * created; failing that, {@link IoHandlerFactory#newHandler} throws an {@link UncheckedIOException}, or an
+     * {@link UnsatisfiedLinkError} if epoll is not {@linkplain Epoll#isAvailable() available}.
      *
      * @throws IllegalArgumentException if {@code eventArrayLength} is outside 1-{@value #MAX_EVENT_ARRAY_LENGTH}
      */
     public static IoHandlerFactory newFactory(int eventArrayLength) {
+        return newFactory(eventArrayLength, MAX_IDLE_POLL_NANOS);
+    }
+
+    /**
+     * A factory of handlers whose event array starts at {@code eventArrayLength} events and whose idle poll lasts
+     * up to {@code maxIdlePollNanos} (0: off; see the class comment for what polling buys and costs, and
+     * {@link #CONVERSATION_IDLE_POLL_NANOS} for a value that suits a loop talking to nearby peers).
+     *
+     * @throws IllegalArgumentException if {@code eventArrayLength} is outside 1-{@value #MAX_EVENT_ARRAY_LENGTH}
+     *         or {@code maxIdlePollNanos} is negative
+     */
+    public static IoHandlerFactory newFactory(int eventArrayLength, long maxIdlePollNanos) {
         if (eventArrayLength < 1 || eventArrayLength > MAX_EVENT_ARRAY_LENGTH) {
             throw new IllegalArgumentException("eventArrayLength: " + eventArrayLength + " (expected: 1-"
                     + MAX_EVENT_ARRAY_LENGTH + ')');
         }
-        return loop -> new EpollIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength);
+        if (maxIdlePollNanos < 0) {
+            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
+        }
+        return loop -> new EpollIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength, maxIdlePollNanos);
     }
 
     // ---------------------------------------------------------------- run
-
-    @Override
-    public int run(IoHandlerContext context) {
-        blockedNanos = -1;
-        pollFound = false;
-        int ready = waitForEvents(context);
-        if (ready <= 0) {
-            context.reportActiveIoTime(0);
-            idlePoll.runEnded(blockedNanos, pollFound, 0);
-            return 0;
-        }
-        long start = System.nanoTime();
-        int handled = processReady(ready);
-        context.reportActiveIoTime(System.nanoTime() - start);
-        idlePoll.runEnded(blockedNanos, pollFound, handled);
-        if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
-            LOGGER.log(Level.DEBUG, "epoll event array of " + this + " grew to " + events.length());
-        }
-        return handled;
-    }
-
-    private int waitForEvents(IoHandlerContext context) {
-        // Armed before the loop looks at its queue (in canBlock()), so a task that check misses comes with a
-        // wakeup() that finds the flag set.
-        WAKEUP_ARMED.set(this, 1);
-        if (!context.canBlock()) {
-            WAKEUP_ARMED.lazySet(this, 0);
-            return epollWait(0);
-        }
-        long now = ticker.nanoTime();
-        long delayNanos = context.delayNanos(now);
-        long poll = idlePoll.nanos();
-        if (poll > 0 && delayNanos > 0) {
-            // Still armed: a task queued meanwhile writes the eventfd, which the poll finds like any readiness.
-            int ready = idlePoll(Math.min(poll, delayNanos));
-            if (ready > 0) {
-                pollFound = true;
-                WAKEUP_ARMED.lazySet(this, 0);
-                return ready;
-            }
-            now = ticker.nanoTime();
-            delayNanos = context.delayNanos(now);
-        }
-        if (delayNanos <= 0) {
-            WAKEUP_ARMED.lazySet(this, 0);
-            return epollWait(0);
-        }
-        boolean timerArmed = armTimer(now, delayNanos);
-        long blockedAt = System.nanoTime();
-        int ready = epollWait(timerArmed ? WAIT_FOREVER : fallbackTimeoutMillis(delayNanos));
-        blockedNanos = System.nanoTime() - blockedAt;
-        // A stale 1 would only cost a later waker one redundant eventfd write; no fence needed.
-        WAKEUP_ARMED.lazySet(this, 0);
-        return ready;
-    }
-
-    /**
-     * Polls for readiness for about {@code nanos} (positive); the number of ready descriptors, 0 if none turned
-     * up.
-     */
-    private int idlePoll(long nanos) {
-        long start = System.nanoTime();
-        do {
-            int ready = epollWait(0);
-            if (ready > 0) {
-                return ready;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - start < nanos);
-        return 0;
-    }
-
-    /**
-     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
-     * comment); 0 if it blocks at once. Loop thread only.
-     */
-    long idlePollNanos() {
-        return idlePoll.nanos();
-    }
 
     /**
      * Points the timerfd at the next deadline, unless it points there already.
@@ -312,35 +242,87 @@ public final class EpollIoHandler implements IoHandler {
         return 0;
     }
 
-    private int processReady(int ready) {
-        EpollEventArray array = events;
-        int handled = 0;
-        for (int i = 0; i < ready; i++) {
-            int fd = array.fd(i);
-            if (fd == eventFdNumber) {
-                Native.eventFdRead(fd);
-                continue;
-            }
-            if (fd == timerFdNumber) {
-                Native.timerFdRead(fd);
-                armedDeadlineNanos = NO_DEADLINE;
-                continue;
-            }
-            EpollRegistration registration = registrationsByFd.get(fd);
-            // Absent or cancelled: cancelled earlier in this pass, or by another thread.
-            if (registration == null || registration.isCancelled()) {
-                continue;
-            }
-            int ev = array.events(i);
-            try {
-                registration.handle.handle(registration, EpollIoEvent.of(ev));
-            } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
-                        " handling " + EpollIoOps.describe(ev & EpollIoOps.KERNEL_BITS), t);
-            }
-            handled++;
+    @Override
+    public int run(IoHandlerContext context) {
+        return pollingWait.run(context);
+    }
+
+    /**
+     * Ends the current or next blocking wait, at most once per wait however often it is called. Any thread; after
+     * the handler is destroyed it does nothing (the loop no longer arms the flag).
+     */
+    @Override
+    public void wakeup() {
+        pollingWait.wakeup();
+    }
+
+    /**
+     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
+     * comment); 0 if it blocks at once. Loop thread only.
+     */
+    long idlePollNanos() {
+        return pollingWait.idlePollNanos();
+    }
+
+    /** This handler's system calls, for its {@link PollingWait}. */
+    private final class SystemCalls implements PollingWait.Waits {
+        @Override
+        public int waitNow() {
+            return epollWait(0);
         }
-        return handled;
+
+        /** Blocks in {@code epoll_wait} without a timeout, the deadline armed on the timerfd. */
+        @Override
+        public int waitBlocking(long nowNanos, long delayNanos) {
+            boolean timerArmed = armTimer(nowNanos, delayNanos);
+            return epollWait(timerArmed ? WAIT_FOREVER : fallbackTimeoutMillis(delayNanos));
+        }
+
+        @Override
+        public int processReady(int ready) {
+            EpollEventArray array = events;
+            int handled = 0;
+            for (int i = 0; i < ready; i++) {
+                int fd = array.fd(i);
+                if (fd == eventFdNumber) {
+                    Native.eventFdRead(fd);
+                    continue;
+                }
+                if (fd == timerFdNumber) {
+                    Native.timerFdRead(fd);
+                    armedDeadlineNanos = NO_DEADLINE;
+                    continue;
+                }
+                EpollRegistration registration = registrationsByFd.get(fd);
+                // Absent or cancelled: cancelled earlier in this pass, or by another thread.
+                if (registration == null || registration.isCancelled()) {
+                    continue;
+                }
+                int ev = array.events(i);
+                try {
+                    registration.handle.handle(registration, EpollIoEvent.of(ev));
+                } catch (Throwable t) {
+                    LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
+                            " handling " + EpollIoOps.describe(ev & EpollIoOps.KERNEL_BITS), t);
+                }
+                handled++;
+            }
+            return handled;
+        }
+
+        @Override
+        public void afterProcessing(int ready) {
+            if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
+                LOGGER.log(Level.DEBUG,
+                        "epoll event array of " + EpollIoHandler.this + " grew to " + events.length());
+            }
+        }
+
+        /** Writes the eventfd, which ends a blocking {@code epoll_wait} (see {@link PollingWait#wakeup()}). */
+        @Override
+        public void signalWakeup() {
+            Native.eventFdWrite(eventFdNumber, 1L);
+        }
     }
 
     // ---------------------------------------------------------------- registrations
@@ -433,17 +415,6 @@ public final class EpollIoHandler implements IoHandler {
 
     void registrationEnded() {
         REGISTRATIONS.decrementAndGet(this);
-    }
-
-    /**
-     * Ends the current or next blocking {@code epoll_wait}, at most once per wait however often it is called.
-     * Any thread; after the handler is destroyed it does nothing (the loop no longer arms the flag).
-     */
-    @Override
-    public void wakeup() {
-        if (wakeupArmed != 0 && WAKEUP_ARMED.getAndSet(this, 0) != 0) {
-            Native.eventFdWrite(eventFdNumber, 1L);
-        }
     }
 
     /** Closes every handle still registered, so their channels close while the loop still runs tasks. */

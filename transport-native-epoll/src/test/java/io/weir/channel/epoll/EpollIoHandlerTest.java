@@ -70,7 +70,11 @@ class EpollIoHandlerTest {
     }
 
     private void start(int eventArrayLength) {
-        IoHandlerFactory epoll = EpollIoHandler.newFactory(eventArrayLength);
+        start(eventArrayLength, EpollIoHandler.MAX_IDLE_POLL_NANOS);
+    }
+
+    private void start(int eventArrayLength, long maxIdlePollNanos) {
+        IoHandlerFactory epoll = EpollIoHandler.newFactory(eventArrayLength, maxIdlePollNanos);
         group = new MultiThreadIoEventLoopGroup(1, l -> new CountingIoHandler((EpollIoHandler) epoll.newHandler(l)));
         loop = group.next();
     }
@@ -277,12 +281,36 @@ class EpollIoHandlerTest {
 
     @Test
     void aLoopWhosePeerAnswersQuicklyPollsBeforeItBlocksAndStillHearsTasks() throws Exception {
-        start();
+        start(EpollIoHandler.DEFAULT_EVENT_ARRAY_LENGTH, EpollIoHandler.CONVERSATION_IDLE_POLL_NANOS);
+        assertThat(longestPollInAConversation()).isPositive();
+    }
+
+    @Test
+    void byDefaultALoopNeverPollsEvenWhenItsPeerAnswersQuickly() throws Exception {
+        // A server with slack pays for polling in CPU (a loop whose requests come a little closer together than
+        // the poll never sleeps), so polling is for those who ask for it.
+        assertThat(EpollIoHandler.DEFAULT_MAX_IDLE_POLL_NANOS).isZero();
+        start(EpollIoHandler.DEFAULT_EVENT_ARRAY_LENGTH, EpollIoHandler.DEFAULT_MAX_IDLE_POLL_NANOS);
+        assertThat(longestPollInAConversation()).isZero();
+    }
+
+    @Test
+    void aNegativeIdlePollIsRefused() {
+        assertThatThrownBy(() -> EpollIoHandler.newFactory(EpollIoHandler.DEFAULT_EVENT_ARRAY_LENGTH, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxIdlePollNanos");
+    }
+
+    /**
+     * Writes one byte at a time to a socket the loop reads, 200 times, each after the loop heard the last and ran
+     * a task from this thread; returns the longest idle poll the handler was at when it heard a byte. Every write
+     * ends a sleep of the loop's well within a millisecond unless the machine stalls, so a poll that is allowed
+     * grows; tasks from this thread meanwhile may land while it polls, and must run all the same.
+     */
+    private long longestPollInAConversation() throws Exception {
         Socket[] pair = pair();
         PollRecordingHandle handle = new PollRecordingHandle(new SocketHandle(pair[1]));
         register(handle, EpollIoOps.EPOLLIN);
-        // Every write ends a sleep of the loop's, well within a millisecond unless the machine stalls, so the
-        // idle poll grows; tasks from this thread meanwhile may land while it polls, and must run all the same.
         for (int i = 0; i < 200; i++) {
             SocketHandle.write(pair[0], "!");
             assertThat(handle.socket.nextEvent().isReadable()).isTrue();
@@ -290,12 +318,12 @@ class EpollIoHandlerTest {
             loop.execute(ran::countDown);
             assertThat(ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("task " + i).isTrue();
         }
-        assertThat(handle.longestPollNanos.get()).isPositive();
+        return handle.longestPollNanos.get();
     }
 
     @Test
     void aLoopThatOnlyTasksAndTimersWakeNeverPolls() throws Exception {
-        start();
+        start(EpollIoHandler.DEFAULT_EVENT_ARRAY_LENGTH, EpollIoHandler.CONVERSATION_IDLE_POLL_NANOS);
         AtomicLong longestPoll = new AtomicLong();
         for (int i = 0; i < 50; i++) {
             loop.submit(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max))

@@ -2,6 +2,7 @@ package io.weir.channel.kqueue;
 
 import io.weir.channel.EventLoop;
 import io.weir.channel.internal.IdlePoll;
+import io.weir.channel.internal.PollingWait;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;
@@ -9,9 +10,7 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.IoRegistration;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
-import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;
-import io.weir.util.concurrent.AbstractScheduledEventExecutor;
 import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
@@ -39,10 +38,13 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * reaches its handle as one {@link KQueueIoEvent}; when a wait fills the event array, the array doubles (up to
  * {@value #MAX_EVENT_ARRAY_LENGTH} events) so the next wait collects more at once.
  *
- * <p><b>Idle polling.</b> As for epoll: a handler whose recent sleeps I/O ended within a millisecond first polls
- * with a zero timeout for a while before it blocks, up to {@code io.weir.kqueue.maxIdlePollNanos}
- * ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off). See {@link IdlePoll} for the rule. A
- * scheduled task's deadline cuts a poll short.
+ * <p><b>Idle polling (off unless asked for).</b> As for epoll: a handler created with a positive
+ * {@code maxIdlePollNanos} ({@link #newFactory(int, long)}, or {@code io.weir.kqueue.maxIdlePollNanos} for every
+ * factory that does not say) whose recent sleeps I/O ended within a millisecond first polls with a zero timeout
+ * for a while before it blocks. It costs a server whose requests arrive a little closer together than the poll
+ * the whole gap between them in CPU, so the default is 0; {@value #CONVERSATION_IDLE_POLL_NANOS} ns suits a loop
+ * that talks to nearby peers and has a core to spare. See {@link IdlePoll} for the rule. A scheduled task's
+ * deadline cuts a poll short.
  *
  * <p><b>Wake-ups: an {@code EVFILT_USER} event and the simple race.</b> The loop never wakes itself; other
  * threads call {@link #wakeup()} after queueing a task. A flag is armed just before the loop looks at its task
@@ -70,11 +72,12 @@ public final class KQueueIoHandler implements IoHandler {
     /** The most events one {@code kevent} collects, however often the array filled. */
     public static final int MAX_EVENT_ARRAY_LENGTH = 1 << 16;
     /**
-     * Default for {@code io.weir.kqueue.maxIdlePollNanos}: the longest an idle handler polls for readiness before
-     * it blocks (see the class comment), in nanoseconds; 0 turns polling off. The same as epoll's, for the same
-     * reasons.
+     * Default for {@code io.weir.kqueue.maxIdlePollNanos}, the longest an idle handler polls for readiness before
+     * it blocks (see the class comment), in nanoseconds: 0, polling off, as for epoll.
      */
-    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 50_000;
+    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 0;
+    /** A maximum idle poll for a loop in a conversation with nearby peers; the same as epoll's. */
+    public static final long CONVERSATION_IDLE_POLL_NANOS = 50_000;
     static final long MAX_IDLE_POLL_NANOS =
             Math.max(0, SystemProperties.getLong("io.weir.kqueue.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
@@ -94,40 +97,28 @@ public final class KQueueIoHandler implements IoHandler {
     private static final long WAIT_FOREVER = -1;
     private static final short EV_ADD_CLEAR = Native.EV_ADD | Native.EV_CLEAR | Native.EV_ENABLE;
 
-    private static final AtomicIntegerFieldUpdater<KQueueIoHandler> WAKEUP_ARMED =
-            AtomicIntegerFieldUpdater.newUpdater(KQueueIoHandler.class, "wakeupArmed");
     private static final AtomicIntegerFieldUpdater<KQueueIoHandler> REGISTRATIONS =
             AtomicIntegerFieldUpdater.newUpdater(KQueueIoHandler.class, "registrations");
 
     private final EventLoop loop;
-    private final Ticker ticker;
+    private final PollingWait pollingWait;
     private final FileDescriptor kqueueFd;
     // A plain copy of the number, for the wait and the wake-up.
     private final int kq;
     private final KQueueEventArray events;
-    private final IdlePoll idlePoll = new IdlePoll(MAX_IDLE_POLL_NANOS);
     // Loop thread only: descriptor number -> its live registration.
     private final IntObjectHashMap<KQueueRegistration> registrationsByFd = new IntObjectHashMap<>();
 
     private boolean destroyed;
-    // Loop thread only, set by waitForEvents for run(): how long the wait blocked (-1: it did not), and whether
-    // an idle poll found the events.
-    private long blockedNanos = -1;
-    private boolean pollFound;
     // Loop thread only: wake-ups seen (user events collected), for tests.
     private long wakeupsSeen;
 
-    // 1 from just before the loop's last look at its task queue until a waker consumes it or the wait returns.
-    private volatile int wakeupArmed;
     private volatile int registrations;
 
-    private KQueueIoHandler(EventLoop loop, int eventArrayLength) {
+    private KQueueIoHandler(EventLoop loop, int eventArrayLength, long maxIdlePollNanos) {
         KQueue.ensureAvailability();
         this.loop = loop;
-        // Deadlines come in the loop's time; with a manual ticker they only move when a test advances it.
-        this.ticker = loop instanceof AbstractScheduledEventExecutor
-                ? ((AbstractScheduledEventExecutor) loop).ticker()
-                : Ticker.system();
+        this.pollingWait = new PollingWait(loop, maxIdlePollNanos, new SystemCalls());
         this.events = new KQueueEventArray(eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
         int fd = Native.kqueueCreate();
         if (fd < 0) {
@@ -155,95 +146,36 @@ public final class KQueueIoHandler implements IoHandler {
     }
 
     /**
-     * A factory of handlers whose event array starts at {@code eventArrayLength} events. Each handler opens its
-     * kqueue when it is created; failing that, {@link IoHandlerFactory#newHandler} throws an
-     * {@link UncheckedIOException}, or an {@link UnsatisfiedLinkError} if kqueue is not
-     * {@linkplain KQueue#isAvailable() available}.
+     * A factory of handlers whose event array starts at {@code eventArrayLength} events, with the idle poll that
+     * {@code io.weir.kqueue.maxIdlePollNanos} sets (off by default). Each handler opens its kqueue when it is
+     * created; failing that, {@link IoHandlerFactory#newHandler} throws an {@link UncheckedIOException}, or an
+     * {@link UnsatisfiedLinkError} if kqueue is not {@linkplain KQueue#isAvailable() available}.
      *
      * @throws IllegalArgumentException if {@code eventArrayLength} is outside 1-{@value #MAX_EVENT_ARRAY_LENGTH}
      */
     public static IoHandlerFactory newFactory(int eventArrayLength) {
+        return newFactory(eventArrayLength, MAX_IDLE_POLL_NANOS);
+    }
+
+    /**
+     * A factory of handlers whose event array starts at {@code eventArrayLength} events and whose idle poll lasts
+     * up to {@code maxIdlePollNanos} (0: off; see the class comment).
+     *
+     * @throws IllegalArgumentException if {@code eventArrayLength} is outside 1-{@value #MAX_EVENT_ARRAY_LENGTH}
+     *         or {@code maxIdlePollNanos} is negative
+     */
+    public static IoHandlerFactory newFactory(int eventArrayLength, long maxIdlePollNanos) {
         if (eventArrayLength < 1 || eventArrayLength > MAX_EVENT_ARRAY_LENGTH) {
             throw new IllegalArgumentException("eventArrayLength: " + eventArrayLength + " (expected: 1-"
                     + MAX_EVENT_ARRAY_LENGTH + ')');
         }
-        return loop -> new KQueueIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength);
+        if (maxIdlePollNanos < 0) {
+            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
+        }
+        return loop -> new KQueueIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength, maxIdlePollNanos);
     }
 
     // ---------------------------------------------------------------- run
-
-    @Override
-    public int run(IoHandlerContext context) {
-        blockedNanos = -1;
-        pollFound = false;
-        int ready = waitForEvents(context);
-        if (ready <= 0) {
-            context.reportActiveIoTime(0);
-            idlePoll.runEnded(blockedNanos, pollFound, 0);
-            return 0;
-        }
-        long start = System.nanoTime();
-        int handled = processReady(ready);
-        context.reportActiveIoTime(System.nanoTime() - start);
-        idlePoll.runEnded(blockedNanos, pollFound, handled);
-        if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
-            LOGGER.log(Level.DEBUG, "kqueue event array of " + this + " grew to " + events.length());
-        }
-        return handled;
-    }
-
-    private int waitForEvents(IoHandlerContext context) {
-        // Armed before the loop looks at its queue (in canBlock()), so a task that check misses comes with a
-        // wakeup() that finds the flag set.
-        WAKEUP_ARMED.set(this, 1);
-        if (!context.canBlock()) {
-            WAKEUP_ARMED.lazySet(this, 0);
-            return keventWait(0);
-        }
-        long delayNanos = context.delayNanos(ticker.nanoTime());
-        long poll = idlePoll.nanos();
-        if (poll > 0 && delayNanos > 0) {
-            // Still armed: a task queued meanwhile triggers the user event, which the poll finds like readiness.
-            int ready = idlePoll(Math.min(poll, delayNanos));
-            if (ready > 0) {
-                pollFound = true;
-                WAKEUP_ARMED.lazySet(this, 0);
-                return ready;
-            }
-            delayNanos = context.delayNanos(ticker.nanoTime());
-        }
-        if (delayNanos <= 0) {
-            WAKEUP_ARMED.lazySet(this, 0);
-            return keventWait(0);
-        }
-        long blockedAt = System.nanoTime();
-        int ready = keventWait(delayNanos == Long.MAX_VALUE ? WAIT_FOREVER : delayNanos);
-        blockedNanos = System.nanoTime() - blockedAt;
-        // A stale 1 would only cost a later waker one redundant trigger; no fence needed.
-        WAKEUP_ARMED.lazySet(this, 0);
-        return ready;
-    }
-
-    /** Polls for about {@code nanos} (positive); the number of events collected, 0 if none turned up. */
-    private int idlePoll(long nanos) {
-        long start = System.nanoTime();
-        do {
-            int ready = keventWait(0);
-            if (ready > 0) {
-                return ready;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - start < nanos);
-        return 0;
-    }
-
-    /**
-     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds; 0 if it blocks
-     * at once. Loop thread only.
-     */
-    long idlePollNanos() {
-        return idlePoll.nanos();
-    }
 
     private int keventWait(long timeoutNanos) {
         int res = Native.keventWait(kq, events.memoryAddress(), events.length(), timeoutNanos);
@@ -256,32 +188,84 @@ public final class KQueueIoHandler implements IoHandler {
         return 0;
     }
 
-    private int processReady(int ready) {
-        KQueueEventArray array = events;
-        int handled = 0;
-        for (int i = 0; i < ready; i++) {
-            short filter = array.filter(i);
-            if (filter == EVFILT_USER) {
-                wakeupsSeen++;
-                continue;
-            }
-            if (filter != Native.EVFILT_READ && filter != Native.EVFILT_WRITE) {
-                continue;
-            }
-            KQueueRegistration registration = registrationsByFd.get(array.ident(i));
-            // Absent or cancelled: cancelled earlier in this pass, or by another thread.
-            if (registration == null || registration.isCancelled()) {
-                continue;
-            }
-            KQueueIoEvent event = KQueueIoEvent.of(filter, array.flags(i), array.fflags(i));
-            try {
-                registration.handle.handle(registration, event);
-            } catch (Throwable t) {
-                LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle, " handling " + event, t);
-            }
-            handled++;
+    @Override
+    public int run(IoHandlerContext context) {
+        return pollingWait.run(context);
+    }
+
+    /**
+     * Ends the current or next blocking wait, at most once per wait however often it is called. Any thread; after
+     * the handler is destroyed it does nothing (the loop no longer arms the flag).
+     */
+    @Override
+    public void wakeup() {
+        pollingWait.wakeup();
+    }
+
+    /**
+     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
+     * comment); 0 if it blocks at once. Loop thread only.
+     */
+    long idlePollNanos() {
+        return pollingWait.idlePollNanos();
+    }
+
+    /** This handler's system calls, for its {@link PollingWait}. */
+    private final class SystemCalls implements PollingWait.Waits {
+        @Override
+        public int waitNow() {
+            return keventWait(0);
         }
-        return handled;
+
+        /** Blocks in {@code kevent} with the deadline as its timeout (nanoseconds, not rounded to milliseconds). */
+        @Override
+        public int waitBlocking(long nowNanos, long delayNanos) {
+            return keventWait(delayNanos == Long.MAX_VALUE ? WAIT_FOREVER : delayNanos);
+        }
+
+        @Override
+        public int processReady(int ready) {
+            KQueueEventArray array = events;
+            int handled = 0;
+            for (int i = 0; i < ready; i++) {
+                short filter = array.filter(i);
+                if (filter == EVFILT_USER) {
+                    wakeupsSeen++;
+                    continue;
+                }
+                if (filter != Native.EVFILT_READ && filter != Native.EVFILT_WRITE) {
+                    continue;
+                }
+                KQueueRegistration registration = registrationsByFd.get(array.ident(i));
+                // Absent or cancelled: cancelled earlier in this pass, or by another thread.
+                if (registration == null || registration.isCancelled()) {
+                    continue;
+                }
+                KQueueIoEvent event = KQueueIoEvent.of(filter, array.flags(i), array.fflags(i));
+                try {
+                    registration.handle.handle(registration, event);
+                } catch (Throwable t) {
+                    LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
+                            " handling " + event, t);
+                }
+                handled++;
+            }
+            return handled;
+        }
+
+        @Override
+        public void afterProcessing(int ready) {
+            if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
+                LOGGER.log(Level.DEBUG,
+                        "kqueue event array of " + KQueueIoHandler.this + " grew to " + events.length());
+            }
+        }
+
+        /** Triggers the user event, which ends a blocking {@code kevent} (see {@link PollingWait#wakeup()}). */
+        @Override
+        public void signalWakeup() {
+            Native.keventChange(kq, WAKEUP_IDENT, EVFILT_USER, (short) 0, Native.NOTE_TRIGGER);
+        }
     }
 
     // ---------------------------------------------------------------- registrations
@@ -411,17 +395,6 @@ public final class KQueueIoHandler implements IoHandler {
 
     void registrationEnded() {
         REGISTRATIONS.decrementAndGet(this);
-    }
-
-    /**
-     * Ends the current or next blocking {@code kevent}, at most once per wait however often it is called. Any
-     * thread; after the handler is destroyed it does nothing (the loop no longer arms the flag).
-     */
-    @Override
-    public void wakeup() {
-        if (wakeupArmed != 0 && WAKEUP_ARMED.getAndSet(this, 0) != 0) {
-            Native.keventChange(kq, WAKEUP_IDENT, EVFILT_USER, (short) 0, Native.NOTE_TRIGGER);
-        }
     }
 
     /** Closes every handle still registered, so their channels close while the loop still runs tasks. */

@@ -437,6 +437,13 @@ class KQueueIoHandlerTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void factoryRejectsANegativeIdlePoll() {
+        assertThatThrownBy(() -> KQueueIoHandler.newFactory(KQueueIoHandler.DEFAULT_EVENT_ARRAY_LENGTH, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxIdlePollNanos");
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -3,7 +3,8 @@ package io.weir.channel.internal;
 /**
  * How long an idle {@link io.weir.channel.IoHandler} keeps polling for readiness without blocking (a {@code selectNow()}, an
  * {@code epoll_wait} with a zero timeout) before it blocks, adapted to how its sleeps end. For handler
- * implementations: the NIO and epoll handlers use it. Loop thread only.
+ * implementations: the NIO handler uses it, and {@link PollingWait} for the epoll and kqueue handlers. Off
+ * unless a handler is given a maximum ({@code 0} turns it off). Loop thread only.
  *
  * <p>A blocking wait costs the loop more than the two system calls: the thread sleeps, and whoever makes a
  * descriptor ready then pays for waking it, and the loop for being scheduled again. On a virtual machine whose

@@ -43,12 +43,16 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * scheduled task never runs early). Then every selected key's handle receives one {@link NioIoEvent} with the
  * key's ready operations, through the {@link IoRegistration} that {@link #register} returned.
  *
- * <p><b>Idle polling.</b> Before it blocks, a handler whose recent sleeps I/O ended within a millisecond (a loop
- * in a conversation with a peer that answers quickly) first polls with {@code selectNow()} for a while, up to
- * {@code io.weir.nio.maxIdlePollNanos} ({@value #DEFAULT_MAX_IDLE_POLL_NANOS} ns by default; 0 turns it off), so
- * that the answer finds the thread awake; see {@link IdlePoll} for the rule. The poll ends when readiness turns
- * up, when the next scheduled task is due, or when a {@link #wakeup()} takes the armed flag: {@code selectNow()}
- * clears a pending {@link Selector#wakeup()}, so the flag, not the selector, tells the poll that a task came.
+ * <p><b>Idle polling (off unless asked for).</b> A handler created with a positive {@code maxIdlePollNanos}
+ * ({@link #newFactory(SelectorProvider, long)}, or {@code io.weir.nio.maxIdlePollNanos} for every factory that
+ * does not say) polls with {@code selectNow()} for a while before it blocks, once its recent sleeps I/O ended
+ * within a millisecond (a loop in a conversation with a peer that answers quickly), so that the answer finds the
+ * thread awake; see {@link IdlePoll} for the rule. It costs a server whose requests arrive a little closer
+ * together than the poll the whole gap between them in CPU, so the default is 0 (block at once, as Netty does);
+ * {@value #CONVERSATION_IDLE_POLL_NANOS} ns suits a loop that talks to nearby peers and has a core to spare. The
+ * poll ends when readiness turns up, when the next scheduled task is due, or when a {@link #wakeup()} takes the
+ * armed flag: {@code selectNow()} clears a pending {@link Selector#wakeup()}, so the flag, not the selector,
+ * tells the poll that a task came.
  *
  * <p><b>Selected keys.</b> Where the JDK allows it, the selector's selected-key {@code HashSet} is replaced by
  * an array the handler walks by index, which saves hashing and an iterator on every select. The fields are set
@@ -77,10 +81,16 @@ public final class NioIoHandler implements IoHandler {
             SystemProperties.getInt("io.weir.selectorAutoRebuildThreshold", 512);
 
     /**
-     * Default for {@code io.weir.nio.maxIdlePollNanos}: the longest an idle handler polls for readiness before it
-     * blocks (see the class comment), in nanoseconds; 0 turns polling off.
+     * Default for {@code io.weir.nio.maxIdlePollNanos}, the longest an idle handler polls for readiness before it
+     * blocks (see the class comment), in nanoseconds: 0, polling off.
      */
-    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 50_000;
+    public static final long DEFAULT_MAX_IDLE_POLL_NANOS = 0;
+    /**
+     * A maximum idle poll for a loop in a conversation with nearby peers (the benchmarks' {@code _idlePoll} rows):
+     * longer than a loopback round trip on a slow virtual machine, short enough that a loop whose peer has gone
+     * quiet wastes little before it sleeps.
+     */
+    public static final long CONVERSATION_IDLE_POLL_NANOS = 50_000;
     static final long MAX_IDLE_POLL_NANOS =
             Math.max(0, SystemProperties.getLong("io.weir.nio.maxIdlePollNanos", DEFAULT_MAX_IDLE_POLL_NANOS));
 
@@ -165,7 +175,7 @@ public final class NioIoHandler implements IoHandler {
     private boolean processing;
     private boolean selectedKeysDropped;
     private int prematureReturns;
-    private final IdlePoll idlePoll = new IdlePoll(MAX_IDLE_POLL_NANOS);
+    private final IdlePoll idlePoll;
     // This run: how long its select blocked (-1: it did not block), and whether its idle poll found readiness.
     private long blockedNanos;
     private boolean pollFound;
@@ -177,8 +187,10 @@ public final class NioIoHandler implements IoHandler {
     private volatile int wakeupArmed;
     private volatile int registrations;
 
-    private NioIoHandler(EventLoop loop, SelectorProvider provider, boolean arrayKeysWanted, int rebuildThreshold) {
+    private NioIoHandler(EventLoop loop, SelectorProvider provider, boolean arrayKeysWanted, int rebuildThreshold,
+            long maxIdlePollNanos) {
         this.provider = provider;
+        this.idlePoll = new IdlePoll(maxIdlePollNanos);
         this.arrayKeysWanted = arrayKeysWanted;
         this.rebuildThreshold = rebuildThreshold;
         // Deadlines come in the loop's time; with a manual ticker they only move when a test advances it.
@@ -200,21 +212,37 @@ public final class NioIoHandler implements IoHandler {
     }
 
     /**
-     * A factory of handlers whose selectors come from {@code provider}. Each handler opens its selector when
-     * it is created; failing that, {@link IoHandlerFactory#newHandler} throws an
-     * {@link UncheckedIOException}.
+     * A factory of handlers whose selectors come from {@code provider}, with the idle poll that
+     * {@code io.weir.nio.maxIdlePollNanos} sets (off by default). Each handler opens its selector when it is
+     * created; failing that, {@link IoHandlerFactory#newHandler} throws an {@link UncheckedIOException}.
      *
      * @throws NullPointerException if {@code provider} is null
      */
     public static IoHandlerFactory newFactory(SelectorProvider provider) {
-        Objects.requireNonNull(provider, "provider");
-        return loop -> new NioIoHandler(loop, provider, true, DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD);
+        return newFactory(provider, MAX_IDLE_POLL_NANOS);
     }
 
-    /** For tests: choose the selected-key set and the rebuild threshold. */
-    static IoHandlerFactory newFactory(boolean arrayKeysWanted, int rebuildThreshold) {
+    /**
+     * A factory of handlers whose selectors come from {@code provider} and whose idle poll lasts up to
+     * {@code maxIdlePollNanos} (0: off; see the class comment for what polling buys and costs, and
+     * {@link #CONVERSATION_IDLE_POLL_NANOS} for a value that suits a loop talking to nearby peers).
+     *
+     * @throws NullPointerException if {@code provider} is null
+     * @throws IllegalArgumentException if {@code maxIdlePollNanos} is negative
+     */
+    public static IoHandlerFactory newFactory(SelectorProvider provider, long maxIdlePollNanos) {
+        Objects.requireNonNull(provider, "provider");
+        if (maxIdlePollNanos < 0) {
+            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
+        }
+        return loop -> new NioIoHandler(loop, provider, true, DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD,
+                maxIdlePollNanos);
+    }
+
+    /** For tests: choose the selected-key set, the rebuild threshold and the idle poll. */
+    static IoHandlerFactory newFactory(boolean arrayKeysWanted, int rebuildThreshold, long maxIdlePollNanos) {
         SelectorProvider provider = SelectorProvider.provider();
-        return loop -> new NioIoHandler(loop, provider, arrayKeysWanted, rebuildThreshold);
+        return loop -> new NioIoHandler(loop, provider, arrayKeysWanted, rebuildThreshold, maxIdlePollNanos);
     }
 
     // ---------------------------------------------------------------- selector

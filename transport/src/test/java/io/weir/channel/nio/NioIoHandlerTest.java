@@ -7,6 +7,7 @@ import io.weir.channel.IoRegistration;
 import io.weir.channel.SingleThreadIoEventLoop;
 import io.weir.util.concurrent.Future;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,8 +34,13 @@ class NioIoHandlerTest {
     }
 
     private void start(boolean arrayKeys, int rebuildThreshold) {
+        start(arrayKeys, rebuildThreshold, NioIoHandler.MAX_IDLE_POLL_NANOS);
+    }
+
+    private void start(boolean arrayKeys, int rebuildThreshold, long maxIdlePollNanos) {
         loop = new SingleThreadIoEventLoop(null, (Executor) null, l -> {
-            NioIoHandler h = (NioIoHandler) NioIoHandler.newFactory(arrayKeys, rebuildThreshold).newHandler(l);
+            NioIoHandler h = (NioIoHandler) NioIoHandler.newFactory(arrayKeys, rebuildThreshold, maxIdlePollNanos)
+                    .newHandler(l);
             handler.set(h);
             return h;
         });
@@ -357,14 +364,41 @@ class NioIoHandlerTest {
     @ParameterizedTest(name = "array keys: {0}")
     @ValueSource(booleans = {true, false})
     void aLoopWhosePeerAnswersQuicklyPollsBeforeItBlocksAndStillHearsTasks(boolean arrayKeys) throws Exception {
-        start(arrayKeys);
+        start(arrayKeys, NioIoHandler.DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD,
+                NioIoHandler.CONVERSATION_IDLE_POLL_NANOS);
+        assertThat(longestPollInAConversation()).isPositive();
+    }
+
+    @ParameterizedTest(name = "array keys: {0}")
+    @ValueSource(booleans = {true, false})
+    void byDefaultALoopNeverPollsEvenWhenItsPeerAnswersQuickly(boolean arrayKeys) throws Exception {
+        // A server with slack pays for polling in CPU (a loop whose requests come a little closer together than
+        // the poll never sleeps), so polling is for those who ask for it.
+        assertThat(NioIoHandler.DEFAULT_MAX_IDLE_POLL_NANOS).isZero();
+        start(arrayKeys, NioIoHandler.DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD,
+                NioIoHandler.DEFAULT_MAX_IDLE_POLL_NANOS);
+        assertThat(longestPollInAConversation()).isZero();
+    }
+
+    @Test
+    void aNegativeIdlePollIsRefused() {
+        assertThatThrownBy(() -> NioIoHandler.newFactory(SelectorProvider.provider(), -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxIdlePollNanos");
+    }
+
+    /**
+     * Writes one byte at a time to a pipe the loop reads, 200 times, each after the loop echoed the last and ran
+     * a task from this thread; returns the longest idle poll the handler was at when it heard a byte. Every write
+     * ends a sleep of the loop's well within a millisecond unless the machine stalls, so a poll that is allowed
+     * grows; tasks from this thread meanwhile may land while it polls, and must run all the same.
+     */
+    private long longestPollInAConversation() throws Exception {
         PipeHandle handle = pipe(true);
         AtomicLong longestPoll = new AtomicLong();
         handle.onEvent = r -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max);
         IoRegistration registration = register(handle);
         onLoop(() -> registration.submit(NioIoOps.READ));
-        // Every write ends a sleep of the loop's, well within a millisecond unless the machine stalls, so the
-        // idle poll grows; tasks from this thread meanwhile may land while it polls, and must run all the same.
         for (int i = 0; i < 200; i++) {
             handle.write("!");
             assertThat(handle.received.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("write " + i).isEqualTo("!");
@@ -372,13 +406,14 @@ class NioIoHandlerTest {
             loop.execute(ran::countDown);
             assertThat(ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("task " + i).isTrue();
         }
-        assertThat(longestPoll.get()).isPositive();
+        return longestPoll.get();
     }
 
     @ParameterizedTest(name = "array keys: {0}")
     @ValueSource(booleans = {true, false})
     void aLoopThatOnlyTasksAndTimersWakeNeverPolls(boolean arrayKeys) throws Exception {
-        start(arrayKeys);
+        start(arrayKeys, NioIoHandler.DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD,
+                NioIoHandler.CONVERSATION_IDLE_POLL_NANOS);
         AtomicLong longestPoll = new AtomicLong();
         for (int i = 0; i < 50; i++) {
             loop.submit(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max))
