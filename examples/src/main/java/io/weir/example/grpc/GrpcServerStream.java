@@ -54,6 +54,10 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     private boolean headersSent;
     private boolean requestEnded;
     private boolean inRead;
+    // The onReady handler is running (or its flush is): what it sends is flushed once when it returns.
+    private boolean inReadyHandler;
+    // The stream turned writable again while the handler or its flush ran.
+    private boolean readyAgain;
     private boolean flushPending;
     private Runnable onReady;
 
@@ -157,15 +161,42 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        Runnable handler = onReady;
-        if (state == OPEN && handler != null && ctx.channel().isWritable()) {
-            try {
-                handler.run();
-            } catch (Throwable t) {
-                finish(GrpcStatus.UNKNOWN, "method failed: " + t);
-            }
+        if (inReadyHandler) {
+            // Our own flush below made the stream writable again: the loop below runs the handler once more.
+            readyAgain = true;
+        } else {
+            runReadyHandler();
         }
         ctx.fireChannelWritabilityChanged();
+    }
+
+    /**
+     * Runs the onReady handler while the stream is writable. A handler sends until the stream stops being writable
+     * (its unflushed messages count), and everything it sent goes out in one flush, not one per message; when that
+     * flush makes the stream writable again, the handler runs again here rather than inside the flush.
+     */
+    private void runReadyHandler() {
+        inReadyHandler = true;
+        try {
+            do {
+                readyAgain = false;
+                Runnable handler = onReady;
+                if (state != OPEN || handler == null || !ctx.channel().isWritable()) {
+                    return;
+                }
+                try {
+                    handler.run();
+                } catch (Throwable t) {
+                    finish(GrpcStatus.UNKNOWN, "method failed: " + t);
+                }
+                if (flushPending && !inRead) {
+                    flushPending = false;
+                    ctx.flush();
+                }
+            } while (readyAgain);
+        } finally {
+            inReadyHandler = false;
+        }
     }
 
     @Override
@@ -420,7 +451,7 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     }
 
     private void flush() {
-        if (inRead) {
+        if (inRead || inReadyHandler) {
             flushPending = true;
         } else {
             ctx.flush();
