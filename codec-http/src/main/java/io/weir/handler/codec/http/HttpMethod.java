@@ -73,7 +73,9 @@ public final class HttpMethod implements Comparable<HttpMethod> {
         }
         this.name = name;
         this.asciiName = AsciiString.cached(name);
-        this.bytes = asciiName.toByteArray();
+        // cached() made the array for this name alone; it is only ever compared, never written, so it is shared
+        // rather than copied (an extension method costs one array, not two).
+        this.bytes = asciiName.array();
     }
 
     private static int slot(int firstByte, int length) {
