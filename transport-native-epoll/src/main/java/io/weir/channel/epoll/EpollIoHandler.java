@@ -193,9 +193,7 @@ public final class EpollIoHandler implements IoHandler {
             throw new IllegalArgumentException("eventArrayLength: " + eventArrayLength + " (expected: 1-"
                     + MAX_EVENT_ARRAY_LENGTH + ')');
         }
-        if (maxIdlePollNanos < 0) {
-            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
-        }
+        IdlePoll.checkMaxNanos(maxIdlePollNanos);
         return loop -> new EpollIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength, maxIdlePollNanos);
     }
 

@@ -169,9 +169,7 @@ public final class KQueueIoHandler implements IoHandler {
             throw new IllegalArgumentException("eventArrayLength: " + eventArrayLength + " (expected: 1-"
                     + MAX_EVENT_ARRAY_LENGTH + ')');
         }
-        if (maxIdlePollNanos < 0) {
-            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
-        }
+        IdlePoll.checkMaxNanos(maxIdlePollNanos);
         return loop -> new KQueueIoHandler(Objects.requireNonNull(loop, "loop"), eventArrayLength, maxIdlePollNanos);
     }
 

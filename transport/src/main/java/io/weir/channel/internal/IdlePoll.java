@@ -57,10 +57,20 @@ public final class IdlePoll {
      * @throws IllegalArgumentException if {@code maxNanos} is negative
      */
     public IdlePoll(long maxNanos) {
-        if (maxNanos < 0) {
-            throw new IllegalArgumentException("maxNanos: " + maxNanos + " (expected: >= 0)");
+        this.maxNanos = checkMaxNanos(maxNanos);
+    }
+
+    /**
+     * Checks a handler factory's {@code maxIdlePollNanos} when the factory is made, not when its first loop starts.
+     *
+     * @return {@code maxIdlePollNanos}
+     * @throws IllegalArgumentException if it is negative
+     */
+    public static long checkMaxNanos(long maxIdlePollNanos) {
+        if (maxIdlePollNanos < 0) {
+            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
         }
-        this.maxNanos = maxNanos;
+        return maxIdlePollNanos;
     }
 
     /** How long the next idle poll lasts, in nanoseconds; 0: block at once. */

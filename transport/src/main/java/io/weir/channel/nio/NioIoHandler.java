@@ -232,9 +232,7 @@ public final class NioIoHandler implements IoHandler {
      */
     public static IoHandlerFactory newFactory(SelectorProvider provider, long maxIdlePollNanos) {
         Objects.requireNonNull(provider, "provider");
-        if (maxIdlePollNanos < 0) {
-            throw new IllegalArgumentException("maxIdlePollNanos: " + maxIdlePollNanos + " (expected: >= 0)");
-        }
+        IdlePoll.checkMaxNanos(maxIdlePollNanos);
         return loop -> new NioIoHandler(loop, provider, true, DEFAULT_SELECTOR_AUTO_REBUILD_THRESHOLD,
                 maxIdlePollNanos);
     }
