@@ -267,13 +267,40 @@ final class Http2ConnectionInbound implements Http2FrameListener {
 
     @Override
     public void onSettings(Http2Settings settings) throws Http2Exception {
-        onSettingsApply(settings);
+        boolean windowsMoved = applySettings(settings);
+        // The ACK goes out before any DATA the new values let through (a larger SETTINGS_INITIAL_WINDOW_SIZE), so
+        // the peer sees its settings acknowledged before the frames that depend on them (RFC 9113 §6.5.3).
         c.writeControl(c.writer.writeSettingsAck(c.ctx, c.ctx.newPromise()));
         c.flushNeeded = true;
+        if (windowsMoved) {
+            streamWindowsMoved();
+        }
         c.ctx.fireChannelRead(new Http2SettingsFrame(settings));
     }
 
+    /** Applies settings that arrive without a SETTINGS frame to acknowledge (an h2c Upgrade's HTTP2-Settings). */
     void onSettingsApply(Http2Settings settings) throws Http2Exception {
+        if (applySettings(settings)) {
+            streamWindowsMoved();
+        }
+    }
+
+    /** Lets every stream whose send window a new initial window size moved write what it now may. */
+    private void streamWindowsMoved() {
+        if (c.ctx == null) {
+            return;
+        }
+        for (int id : c.streams.keys()) {
+            // A write below may end and remove a stream further on in the copy of the keys.
+            DefaultHttp2FrameStream stream = c.streams.get(id);
+            if (stream != null) {
+                c.flow.streamWindowChanged(c.ctx, stream);
+            }
+        }
+    }
+
+    /** Applies {@code settings}; true if stream send windows moved (a changed initial window size, open streams). */
+    private boolean applySettings(Http2Settings settings) throws Http2Exception {
         c.extendedConnect.onPeerSettings(settings);
         if (settings.has(Http2Settings.HEADER_TABLE_SIZE)) {
             c.encoder.remoteMaxHeaderTableSize(settings.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
@@ -293,15 +320,13 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             c.remoteInitialWindowSize = size;
             if (delta != 0 && !c.streams.isEmpty()) {
                 for (int id : c.streams.keys()) {
-                    DefaultHttp2FrameStream stream = c.streams.get(id);
                     // §6.9.2: every stream window moves by the difference, possibly below zero.
-                    stream.remoteWindow.applyInitialWindowSizeDelta(delta);
-                    if (c.ctx != null) {
-                        c.flow.streamWindowChanged(c.ctx, stream);
-                    }
+                    c.streams.get(id).remoteWindow.applyInitialWindowSizeDelta(delta);
                 }
+                return true;
             }
         }
+        return false;
     }
 
     @Override

@@ -314,6 +314,37 @@ class Http2FrameCodecTest {
     }
 
     @Test
+    void aSettingsAckPrecedesTheDataItsLargerInitialWindowLetsThrough() {
+        // h2spec 6.9.2: a response waits on a zero window; SETTINGS_INITIAL_WINDOW_SIZE 1 lets one octet through. The
+        // ACK must come first, or a peer waiting for its ACK (as h2spec does) skips the DATA frame sent before it.
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app)) {
+            respondWithHundredOctets(c, app, 0);
+            assertThat(c.read()).noneMatch(e -> e.type() == DATA);
+            c.settings(Http2Settings.INITIAL_WINDOW_SIZE, 1);
+            List<Event> events = c.read();
+            int ack = -1;
+            int data = -1;
+            for (int i = 0; i < events.size(); i++) {
+                Event e = events.get(i);
+                if (e.type() == SETTINGS && e.ack() && ack < 0) {
+                    ack = i;
+                } else if (e.type() == DATA && data < 0) {
+                    data = i;
+                    assertThat(e.data()).hasSize(1);
+                }
+            }
+            assertThat(ack).as("SETTINGS ACK").isGreaterThanOrEqualTo(0);
+            assertThat(data).as("DATA").isGreaterThan(ack);
+            // The rest of the body once the stream window allows it.
+            c.windowUpdate(1, 99);
+            List<Event> rest = c.read();
+            assertThat(rest.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
+                    .isEqualTo(99);
+        }
+    }
+
+    @Test
     void receiveWindowIsRefilledOnlyAsTheApplicationConsumes() {
         FrameRecorder app = new FrameRecorder();
         Http2FrameCodec codec = Http2FrameCodec.forServer();
