@@ -4,7 +4,8 @@
     ratios.py RESULT.json [--markdown]    the ratio table of one JMH JSON result (java -jar ... -rf json)
     ratios.py --readme [--markdown]       every README ratio row listed in microbench/results/readme-rows.json,
                                           re-derived from the committed file it names, with the command that
-                                          produced it; rows whose file is not committed yet are listed as such
+                                          produced it; rows whose file is not committed yet, or whose README
+                                          value differs from the file's, are listed and the exit status is 1
 
 Benchmark methods are named weir<Case>, netty<Case> and jdk<Case> (see AbstractMicrobenchmark); a configuration
 other than a framework's default is a suffix after an underscore (nettyPingPong_busyWait,
@@ -139,8 +140,8 @@ def jmh_cell(path, sel):
 
 def text_cell(path, sel):
     """A number from a harness's text output: field `field` (0-based, whitespace-split) of the first line matching
-    the regex `line` after the first line containing `after` (if given), or the first group of regex `capture`
-    in that line."""
+    the regex `line` after the first line containing `after` (if given), the first group of regex `capture` in
+    that line, or with `divide` ([numerator, denominator] fields) the ratio of two of its fields."""
     with open(path) as f:
         lines = f.read().splitlines()
     if "after" in sel:
@@ -152,6 +153,9 @@ def text_cell(path, sel):
         if re.search(sel["line"], line):
             if "capture" in sel:
                 return re.search(sel["capture"], line).group(1)
+            if "divide" in sel:
+                fields = [float(line.split()[i].replace(",", "")) for i in sel["divide"]]
+                return f"{fields[0] / fields[1]:.2f}"
             return f'{float(line.split()[sel["field"]].replace(",", "")):.2f}'
     raise SystemExit(f"ratios.py: {os.path.basename(path)} has no line matching {sel['line']!r}")
 
@@ -181,7 +185,13 @@ def readme_rows(markdown):
         print("README rows with no committed result file yet (re-run and commit to back them):")
         for row in missing:
             print(f"  {row['row']}  (README: {row.get('readme', '-')}; {row.get('command', 'no command recorded')})")
-    return 0
+    differing = [r for r in table if r[2] not in ("-", None, "") and r[1] != r[2]]
+    if differing:
+        print()
+        print("README rows that differ from what their file gives:")
+        for row, derived, says, file in differing:
+            print(f"  {row}: README {says}, {file} {derived}")
+    return 1 if missing or differing else 0
 
 
 def main(argv):
