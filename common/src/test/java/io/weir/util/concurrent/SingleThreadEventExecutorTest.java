@@ -402,12 +402,16 @@ class SingleThreadEventExecutorTest {
         executor.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         Future<?> termination = executor.shutdownGracefully(5, 10, TimeUnit.SECONDS);
         executor.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        ticker.advance(4, TimeUnit.SECONDS);
-        executor.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        ticker.advance(4, TimeUnit.SECONDS);
-        executor.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        // 12 seconds after shutdown started: past the timeout although tasks kept the quiet period from ending.
-        ticker.advance(4, TimeUnit.SECONDS);
+        // A task every 2 s up to 10 s. The quiet period counts from the start of the iteration that ran the last
+        // task, and a task submitted as soon as the previous one completed may join that one's iteration, so it
+        // may count from one step earlier: 2 + 2 < 5, the quiet period never ends between two tasks.
+        for (int second = 2; second <= 10; second += 2) {
+            ticker.advance(2, TimeUnit.SECONDS);
+            executor.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        assertThat(termination.isDone()).isFalse();
+        // 12 seconds after shutdown started, 2 after the last task: past the timeout, not the quiet period.
+        ticker.advance(2, TimeUnit.SECONDS);
         assertThat(termination.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
     }
 
