@@ -16,6 +16,7 @@ import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
 import io.weir.example.echo.EchoServer;
+import io.weir.server.Transports;
 import java.io.DataInputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -6,7 +6,7 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.example.Settings;
-import io.weir.example.Transports;
+import io.weir.server.Transports;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -5,7 +5,7 @@ import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.example.Settings;
-import io.weir.example.Transports;
+import io.weir.server.Transports;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package io.weir.testsuite.grpc;
 import io.grpc.MethodDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
 import io.weir.channel.epoll.Epoll;
-import io.weir.example.grpc.EchoService;
+import io.weir.grpc.EchoService;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -14,11 +14,12 @@ import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.EpollIoHandler;
 import io.weir.channel.nio.NioIoHandler;
-import io.weir.example.grpc.EchoService;
-import io.weir.example.grpc.GrpcClient;
-import io.weir.example.grpc.GrpcClientCall;
-import io.weir.example.grpc.GrpcException;
-import io.weir.example.grpc.GrpcStatus;
+import io.weir.grpc.EchoService;
+import io.weir.grpc.GrpcClient;
+import io.weir.grpc.GrpcClientCall;
+import io.weir.grpc.GrpcException;
+import io.weir.grpc.GrpcStatus;
+import io.weir.server.Transports;
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -57,7 +58,8 @@ class WeirClientTest {
                     .addService(echoService()).addService(hangService(this)).build().start();
             group = new MultiThreadIoEventLoopGroup(1, transport.equals("epoll") ? EpollIoHandler.newFactory()
                     : NioIoHandler.newFactory());
-            client = GrpcClient.connect(group, (InetSocketAddress) server.getListenSockets().get(0));
+            client = GrpcClient.connect(group, Transports.socketChannel(group),
+                    (InetSocketAddress) server.getListenSockets().get(0));
         }
 
         @Override

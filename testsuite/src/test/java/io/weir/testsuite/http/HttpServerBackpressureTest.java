@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.weir.channel.Channel;
 import io.weir.channel.WriteBufferWaterMark;
-import io.weir.example.http.HttpServer;
+import io.weir.server.HttpServer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;

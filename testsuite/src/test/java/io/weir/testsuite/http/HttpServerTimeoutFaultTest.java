@@ -12,7 +12,7 @@ import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.Epoll;
 import io.weir.channel.epoll.EpollIoHandler;
 import io.weir.channel.nio.NioIoHandler;
-import io.weir.example.http.HttpServer;
+import io.weir.server.HttpServer;
 import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.util.concurrent.EventExecutor;
 import java.io.ByteArrayOutputStream;

@@ -1,0 +1,88 @@
+package io.weir.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.nio.NioIoHandler;
+import io.weir.handler.codec.http.HttpServerTimeouts;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The example server's timeout and connection-cap options: parsing, defaults and the usage text. */
+class HttpServerOptionsTest {
+
+    @Test
+    void durationsTakeUnits() {
+        assertThat(HttpServer.parseMillis("--head-timeout", "300ms")).isEqualTo(300);
+        assertThat(HttpServer.parseMillis("--head-timeout", "10s")).isEqualTo(10_000);
+        assertThat(HttpServer.parseMillis("--idle-timeout", "2m")).isEqualTo(120_000);
+        assertThat(HttpServer.parseMillis("--idle-timeout", "75")).as("a bare number is seconds").isEqualTo(75_000);
+        assertThat(HttpServer.parseMillis("--idle-timeout", "off")).isZero();
+        assertThat(HttpServer.parseMillis("--idle-timeout", "0")).isZero();
+    }
+
+    @Test
+    void malformedValuesAreRefusedWithTheOptionNamed() {
+        assertThatThrownBy(() -> HttpServer.parseMillis("--head-timeout", "soon"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--head-timeout: soon");
+        assertThatThrownBy(() -> HttpServer.parseMillis("--head-timeout", "-1s"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected: >= 0");
+        assertThatThrownBy(() -> HttpServer.parseCount("--min-body-rate", "fast"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--min-body-rate: fast");
+        assertThat(HttpServer.parseCount("--max-connections", "off")).isZero();
+        assertThat(HttpServer.parseCount("--max-connections", "500")).isEqualTo(500);
+    }
+
+    @Test
+    void usageNamesEveryTimeoutOption() throws Exception {
+        PrintStream out = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            HttpServer.main(new String[] {"--help"});
+        } finally {
+            System.setOut(out);
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("--head-timeout", "--idle-timeout", "--min-body-rate", "--stream-read-timeout",
+                        "--max-connections")
+                .contains("HTTP/2 preface", "RST_STREAM CANCEL");
+    }
+
+    @Test
+    void capDefaultsBelowTheDescriptorLimit() throws Exception {
+        long limit = ((com.sun.management.UnixOperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+        // The build runs on Linux, where the limit is readable.
+        assertThat(HttpServer.defaultMaxConnections()).isPositive()
+                .isEqualTo(Math.max(1, Math.min(Integer.MAX_VALUE, limit - HttpServer.RESERVED_DESCRIPTORS)));
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            assertThatThrownBy(() -> new HttpServer(group).maxConnections(-1))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new HttpServer(group).streamReadTimeout(-1, TimeUnit.SECONDS))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        } finally {
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void serverInstallsTheCapAndCopiesTheTimeouts() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        HttpServerTimeouts timeouts = new HttpServerTimeouts();
+        try (HttpServer server = new HttpServer(group).timeouts(timeouts).maxConnections(7)) {
+            assertThat(server.connectionLimit()).as("not started").isNull();
+            timeouts.setRequestHeadTimeout(1, TimeUnit.MILLISECONDS);
+            server.start(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+            assertThat(server.connectionLimit().maxConnections()).isEqualTo(7);
+        } finally {
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+}
