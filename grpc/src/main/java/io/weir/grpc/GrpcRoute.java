@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * What the route does for every call (see {@code GrpcServerStream}): the 5-octet message prefix, at most
  * {@link #maxMessageSize()} octets a message (RESOURCE_EXHAUSTED above), identity encoding only (a compressed
  * message is INTERNAL, a {@code grpc-encoding} other than identity UNIMPLEMENTED), the {@code grpc-timeout} deadline
- * (DEADLINE_EXCEEDED then RST_STREAM CANCEL), the client's RST_STREAM seen as a cancel, UNIMPLEMENTED for an
- * unknown method, and errors as trailers-only responses.
+ * (DEADLINE_EXCEEDED, then RST_STREAM NO_ERROR if the client is still sending), the client's RST_STREAM seen as a
+ * cancel, UNIMPLEMENTED for an unknown method, and errors as trailers-only responses.
  *
  * <p>Thread-safe: register methods before serving (a method registered later serves the streams opened after).
  */

@@ -60,7 +60,11 @@ import javax.net.ssl.SSLException;
  *
  * <p>{@code /static} and {@code /upload} stream: their handlers sit before the aggregator, so file bodies and
  * uploads are never held whole in memory; every other request is aggregated up to
- * {@value #MAX_CONTENT_LENGTH_BYTES} bytes.
+ * {@value #MAX_CONTENT_LENGTH_BYTES} bytes. On HTTP/2, where one connection carries up to 100 requests at once,
+ * {@code POST /echo} streams too: each piece of the body is written back as it arrives, and the stream stops
+ * reading while it is unwritable, so a client that posts on many streams without reading the answers holds a
+ * bounded amount, not 100 aggregated bodies. (HTTP/1.1 has one request at a time and keeps the aggregated echo,
+ * which can still answer a bad chunk with 400.)
  *
  * <h2>The recommended server pipeline</h2>
  * Every connection runs {@code HttpServerCodec -> HttpServerTimeoutHandler -> HttpServerKeepAliveHandler ->}
@@ -298,6 +302,7 @@ public final class HttpServer implements AutoCloseable {
                             new Http2StreamFrameToHttpObjectCodec(),
                             staticFiles.newConnectionHandler(),
                             UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
+                            new EchoHandler(MAX_CONTENT_LENGTH_BYTES),
                             new HttpObjectAggregator(MAX_CONTENT_LENGTH_BYTES),
                             WebSocketRoute.newEchoHandler(), // serves /ws.html
                             handler);
@@ -306,6 +311,8 @@ public final class HttpServer implements AutoCloseable {
             Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer()
                     .idleTimeoutMillis(TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.idleTimeoutNanos()))
                     .streamReadTimeoutMillis(streamReadTimeoutMillis)
+                    // The same minimum body rate as HTTP/1.1's, per stream.
+                    .minBodyRate(connectionTimeouts.minBodyRateBytesPerSecond())
                     .initialSettings(new Http2Settings().connectProtocolEnabled(true));
             long decisionTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.requestHeadTimeoutNanos());
             // gRPC calls go to the gRPC route, other streams to the HTTP handlers.

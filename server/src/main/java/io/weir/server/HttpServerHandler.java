@@ -86,7 +86,8 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
         ctx.close();
     }
 
-    private static String pathOf(String uri) {
+    /** The path of a request target: everything before its query or fragment. */
+    static String pathOf(String uri) {
         int end = uri.length();
         for (int i = 0; i < uri.length(); i++) {
             char c = uri.charAt(i);

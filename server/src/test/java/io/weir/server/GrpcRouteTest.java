@@ -182,7 +182,7 @@ class GrpcRouteTest {
     }
 
     @Test
-    void oversizedMessageIsRefusedFromItsPrefixAndTheStreamCancelled() throws Exception {
+    void oversizedMessageIsRefusedFromItsPrefixAndTheRestOfTheRequestStopped() throws Exception {
         // Only the prefix announcing 4 MiB + 1 is sent, and the request is left open: the answer cannot wait.
         int length = GrpcRoute.DEFAULT_MAX_MESSAGE_SIZE_BYTES + 1;
         List<Object> frames = exchange(grpcRequest(EchoService.UNARY),
@@ -191,11 +191,12 @@ class GrpcRouteTest {
         assertThat(frames).hasSize(2);
         Http2HeadersFrame trailers = (Http2HeadersFrame) frames.get(0);
         assertStatus(trailers.headers(), GrpcStatus.RESOURCE_EXHAUSTED);
-        assertThat(((Http2ResetFrame) frames.get(1)).error()).isEqualTo(Http2Error.CANCEL);
+        // RFC 9113 §8.1: the answer is complete, so the rest of the request is stopped without error.
+        assertThat(((Http2ResetFrame) frames.get(1)).error()).isEqualTo(Http2Error.NO_ERROR);
     }
 
     @Test
-    void serverEnforcesTheDeadlineWithStatusThenCancel() throws Exception {
+    void serverEnforcesTheDeadlineWithStatusThenStopsTheRequest() throws Exception {
         // The client here does not keep the deadline itself: only the server can end the call.
         Http2Headers request = grpcRequest(HangMethod.NAME);
         request.add("grpc-timeout", "200m");
@@ -203,7 +204,7 @@ class GrpcRouteTest {
         assertThat(frames).hasSize(2);
         Http2HeadersFrame trailers = (Http2HeadersFrame) frames.get(0);
         assertStatus(trailers.headers(), GrpcStatus.DEADLINE_EXCEEDED);
-        assertThat(((Http2ResetFrame) frames.get(1)).error()).isEqualTo(Http2Error.CANCEL);
+        assertThat(((Http2ResetFrame) frames.get(1)).error()).isEqualTo(Http2Error.NO_ERROR);
         assertThat(hang.ended.get(10, TimeUnit.SECONDS)).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
     }
 

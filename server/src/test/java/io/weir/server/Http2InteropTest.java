@@ -94,6 +94,25 @@ class Http2InteropTest {
     }
 
     @Test
+    void aLargeBodyIsEchoedAsItStreamsOverHttp2() throws Exception {
+        String curl = ExternalTool.find("curl", "apt-get install curl").toString();
+        java.nio.file.Path body = java.nio.file.Files.createTempFile("weir-echo", ".bin");
+        java.nio.file.Path echoed = java.nio.file.Files.createTempFile("weir-echoed", ".bin");
+        try {
+            byte[] bytes = new byte[HttpServer.MAX_CONTENT_LENGTH_BYTES];
+            new java.util.Random(7).nextBytes(bytes);
+            java.nio.file.Files.write(body, bytes);
+            ExternalTool.Result ok = ExternalTool.run(60, List.of(curl, "-sS", "--http2-prior-knowledge",
+                    "-o", echoed.toString(), "-w", "%{http_code}", "--data-binary", "@" + body, base + "/echo"));
+            assertThat(ok.output()).isEqualTo("200");
+            assertThat(java.nio.file.Files.readAllBytes(echoed)).as("the whole body, back as sent").isEqualTo(bytes);
+        } finally {
+            java.nio.file.Files.deleteIfExists(body);
+            java.nio.file.Files.deleteIfExists(echoed);
+        }
+    }
+
+    @Test
     void curlUpgradesFromHttp1() throws Exception {
         String curl = ExternalTool.find("curl", "apt-get install curl").toString();
         ExternalTool.Result result = ExternalTool.run(60, List.of(curl, "-sS", "--http2", "-w",

@@ -40,6 +40,9 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
     private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
+    /** Whether an allocation failure that reached a pipeline's end was logged at WARNING already. */
+    private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private final Channel parent;
     private final ChannelId id;
@@ -570,10 +573,32 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
      * expected, and a peer must not be able to fill the log with warnings by connecting and closing.
      */
     protected void onUnhandledInboundException(Throwable cause) {
+        if (cause instanceof OutOfMemoryError && !(this instanceof ServerChannel)) {
+            outOfMemory(cause);
+            return;
+        }
         Level level = cause instanceof java.nio.channels.ClosedChannelException && !isOpen()
                 ? Level.DEBUG : Level.WARNING;
         LOGGER.log(level, "An exception reached the end of the pipeline of ", this,
                 " without being handled (add a handler that overrides exceptionCaught)", cause);
+    }
+
+    /**
+     * A buffer could not be allocated for this connection (direct memory or the pool ran out) and no handler took
+     * care of it: the connection that asked is closed, so that what it holds goes back and the others carry on.
+     * Only the first such failure in the JVM is logged at WARNING; the rest at DEBUG, since a JVM short of memory
+     * would otherwise log once per connection, and a log call must not fail the loop.
+     */
+    private void outOfMemory(Throwable cause) {
+        try {
+            boolean first = !OUT_OF_MEMORY_LOGGED.get() && OUT_OF_MEMORY_LOGGED.compareAndSet(false, true);
+            LOGGER.log(first ? Level.WARNING : Level.DEBUG, "closing ", this,
+                    ": a buffer could not be allocated for it"
+                    + (first ? " (logged once; later ones at DEBUG)" : ""), cause);
+        } catch (Throwable ignored) {
+            // Logging itself ran out of memory: the close below matters more.
+        }
+        close();
     }
 
     /** A user event reached the end of the pipeline: the default releases it. */

@@ -267,4 +267,22 @@ class AbstractChannelTest {
             assertThat(e.getCause()).isInstanceOf(ClosedChannelException.class);
         }
     }
+
+    @Test
+    void anAllocationFailureAtThePipelineEndClosesOnlyItsChannel() throws Exception {
+        TestChannel greedy = registered();
+        TestChannel other = registered();
+        greedy.pipeline().addLast(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ReferenceCountUtil.release(msg);
+                throw new OutOfMemoryError("Cannot reserve 4194304 bytes of direct buffer memory");
+            }
+        });
+        loop.submit(() -> greedy.pipeline().fireChannelRead(buf(8))).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        drainLoop();
+        assertThat(greedy.isOpen()).as("the channel whose allocation failed").isFalse();
+        assertThat(other.isOpen()).as("another channel of the same loop").isTrue();
+        assertThat(loop.submit(() -> true).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("the loop runs on").isTrue();
+    }
 }

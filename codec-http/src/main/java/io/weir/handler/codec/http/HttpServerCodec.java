@@ -85,6 +85,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HttpServerCodec implements ChannelHandler {
     private static final System.Logger LOGGER = System.getLogger(HttpServerCodec.class.getName());
+    /** Whether an allocation failure was logged at WARNING already (once per JVM). */
+    private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private static final int CLOSE_WITHOUT_ANSWER = -1;
     /** Default of {@link #setMaxPendingRequests(int)}. */
     public static final int DEFAULT_MAX_PENDING_REQUESTS = 128;
@@ -466,6 +469,50 @@ public final class HttpServerCodec implements ChannelHandler {
             if (rejected && !rejectionAnswered) {
                 answerRejectionWhenDue(ctx);
             }
+        }
+    }
+
+    // ---------------------------------------------------------------- out of memory
+
+    /**
+     * A buffer could not be allocated while decoding (direct memory or the pool ran out): the input read so far
+     * cannot be trusted to be whole, so this connection ends, answered {@code 503 Service Unavailable} with
+     * {@code Connection: close} when no response is under way (RFC 9110 §15.6.4), closed otherwise. Other
+     * connections are not touched; the first failure in the JVM is logged at WARNING, later ones at DEBUG.
+     * Anything else is passed on.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (!(cause instanceof OutOfMemoryError) || lingering) {
+            ctx.fireExceptionCaught(cause);
+            return;
+        }
+        try {
+            boolean first = OUT_OF_MEMORY_LOGGED.compareAndSet(false, true);
+            LOGGER.log(first ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "closing " + ctx.channel()
+                    + ": a buffer could not be allocated" + (first ? " (logged once)" : ""), cause);
+        } catch (Throwable ignored) {
+            // a logger short of memory too: the close matters more
+        }
+        pause(PAUSED_FOR_WRITABILITY);
+        if (!ctx.channel().isActive() || responseInProgress || rejectionAnswered) {
+            ctx.close();
+            return;
+        }
+        rejected = true;
+        rejectionAnswered = true;
+        try {
+            FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.SERVICE_UNAVAILABLE, Unpooled.EMPTY_BUFFER);
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
+                    .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
+            ChannelPromise promise = ctx.newPromise();
+            promise.addListener(ChannelFutureListener.CLOSE);
+            respondingTo = null;
+            encoder.write(ctx, res, promise);
+            ctx.flush();
+        } catch (OutOfMemoryError again) {
+            ctx.close();
         }
     }
 

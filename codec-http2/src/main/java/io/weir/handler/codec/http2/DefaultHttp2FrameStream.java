@@ -36,10 +36,18 @@ final class DefaultHttp2FrameStream implements Http2FrameStream {
     /** Received content-length, -1 when none. */
     long expectedContentLength = -1;
     long receivedDataBytes;
+    /** The body-rate window of a stream the peer is still sending on: when it began, and the octets by then. */
+    long rateWindowStartNanos;
+    long rateWindowStartBytes;
     boolean headersReceived;
     boolean headMethod;
     /** END_STREAM was written or queued: nothing more may be sent. */
     boolean outboundEnded;
+    /**
+     * Its child closed after writing a complete response that still waits for window: once the END_STREAM is
+     * sent, the peer is asked to stop sending the rest of its request (RST_STREAM NO_ERROR, RFC 9113 §8.1).
+     */
+    boolean resetWhenSent;
 
     int urgency = DEFAULT_URGENCY;
     boolean incremental;

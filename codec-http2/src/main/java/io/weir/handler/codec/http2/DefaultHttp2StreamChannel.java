@@ -53,7 +53,14 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         this.multiplexer = multiplexer;
         this.parentCtx = parentCtx;
         this.stream = stream;
-        this.config = new DefaultChannelConfig(this);
+        this.config = new DefaultChannelConfig(this) {
+            @Override
+            protected void autoReadCleared() {
+                // A handler paused reading (an unwritable stream, say): no further frame is delivered, not even
+                // the rest of this delivery, and their bytes stay unconsumed, so the peer's window stops it.
+                readPending = false;
+            }
+        };
         stream.attachment = this;
     }
 

@@ -147,14 +147,21 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         c.ids.acceptRemote(streamId);
         if (c.goAwaySentLastStreamId >= 0 && streamId > c.goAwaySentLastStreamId) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
-            return; // §6.8: c.streams above our GOAWAY are ignored
+            return; // §6.8: streams above our GOAWAY are ignored
+        }
+        if (c.outputFull) {
+            decodeIgnoringStreamErrors(streamId, headerBlock, false);
+            // §8.7: refused before any processing, so the client may retry it. Not counted as a reset: the
+            // refusal is ours, and the bound it protects clears as soon as the peer opens its windows.
+            c.refuseStream(streamId);
+            return;
         }
         if (c.activeRemoteStreams >= c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
             // §5.1.2: beyond SETTINGS_MAX_CONCURRENT_STREAMS.
             throw streamError(streamId, Http2Error.REFUSED_STREAM, "more than "
                     + c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)
-                    + " concurrent c.streams");
+                    + " concurrent streams");
         }
         Http2Headers headers;
         try {
@@ -258,7 +265,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
         if (!c.resets.tryRecord()) {
             throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + c.resets.maxEvents()
-                    + " c.streams reset within " + c.config.resetWindowMillis + " ms (Rapid Reset)");
+                    + " streams reset within " + c.config.resetWindowMillis + " ms (Rapid Reset)");
         }
         stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
         c.ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
@@ -387,7 +394,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         for (int id : c.streams.keys()) {
             DefaultHttp2FrameStream stream = c.streams.get(id);
             if (stream != null && c.ids.isLocal(id) && id > lastStreamId) {
-                // §6.8: c.streams above the last id were not processed; they may be retried elsewhere.
+                // §6.8: streams above the last id were not processed; they may be retried elsewhere.
                 stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
                 c.closeStream(stream, streamError(id, Http2Error.REFUSED_STREAM, "GOAWAY from the peer"));
             }
@@ -453,5 +460,10 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     @Override
     public void onUnknownFrame(int frameType, int streamId, int flags, ByteBuf payload) {
         c.ctx.fireChannelRead(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
+    }
+
+    @Override
+    public boolean pauseBeforeNextFrame() {
+        return c.pauseBeforeNextFrame();
     }
 }

@@ -1,11 +1,12 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@link Http2FrameCodec}'s waits on the peer: the connection idle timeout and the stream read timeout, on one
- * timer per connection. Only used from the connection's event loop.
+ * The {@link Http2FrameCodec}'s waits on the peer: the connection idle timeout, the stream read timeout and the
+ * minimum request body rate, on one timer per connection. Only used from the connection's event loop.
  *
  * <p>Reads only stamp a field (the codec's {@code readNanos}, a stream's {@code lastReadNanos}); nothing is
  * rescheduled per frame. The task, when it runs, acts on what is due, works out the earliest deadline left, and
@@ -24,6 +25,11 @@ final class Http2ConnectionTimeouts {
     private final Http2FrameCodec c;
     private final long idleTimeoutNanos;
     private final long streamReadTimeoutNanos;
+    /** Octets a stream must receive per rate window; 0 when the body rate is not enforced. */
+    private final long minBytesPerRateWindow;
+    private final long rateWindowNanos = TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_BODY_RATE_WINDOW_MILLIS);
+    private final long rateGraceNanos =
+            TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS);
     private final long tickBoundNanos;
     private final Runnable tick = this::onTick;
 
@@ -32,16 +38,22 @@ final class Http2ConnectionTimeouts {
     private long idleSinceNanos;
     private boolean stopped;
 
-    Http2ConnectionTimeouts(Http2FrameCodec codec, long idleTimeoutMillis, long streamReadTimeoutMillis) {
+    Http2ConnectionTimeouts(Http2FrameCodec codec, long idleTimeoutMillis, long streamReadTimeoutMillis,
+            long minBodyRateBytesPerSecond) {
         this.c = codec;
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
         this.streamReadTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(streamReadTimeoutMillis);
+        this.minBytesPerRateWindow = minBodyRateBytesPerSecond * HttpServerTimeouts.DEFAULT_BODY_RATE_WINDOW_MILLIS
+                / 1000;
         long bound = NO_DEADLINE;
         if (idleTimeoutNanos > 0) {
             bound = idleTimeoutNanos;
         }
         if (streamReadTimeoutNanos > 0) {
             bound = Math.min(bound, streamReadTimeoutNanos);
+        }
+        if (minBytesPerRateWindow > 0) {
+            bound = Math.min(bound, rateWindowNanos);
         }
         this.tickBoundNanos = bound;
     }
@@ -79,7 +91,7 @@ final class Http2ConnectionTimeouts {
         // Paused reading keeps the peer's frames in the socket: not the peer's silence.
         boolean readingPaused = !c.ctx.channel().config().isAutoRead();
         long next = now + tickBoundNanos;
-        if (streamReadTimeoutNanos > 0 && c.activeStreams() > 0) {
+        if ((streamReadTimeoutNanos > 0 || minBytesPerRateWindow > 0) && c.activeStreams() > 0) {
             // Queued output does not hold these clocks: a peer that does not read can still send, and must not
             // shield its silent streams by leaving another stream's response unread.
             next = Math.min(next, checkStreams(now, readingPaused));
@@ -112,6 +124,44 @@ final class Http2ConnectionTimeouts {
         return c.ctx.channel().bytesBeforeUnwritable() <= c.ctx.channel().config().getWriteBufferWaterMark().high();
     }
 
+    /** {@link #checkBodyRate}'s answer for a stream whose body came in below the minimum rate. */
+    private static final long TOO_SLOW = Long.MIN_VALUE;
+
+    /**
+     * The minimum body rate of one stream the peer is still sending on: its first window starts after the grace
+     * period from the stream's first check; each window that ends with fewer than the minimum octets makes the
+     * stream {@link #TOO_SLOW}. A window in which the peer could not send is started over. Returns when the
+     * current window ends.
+     */
+    private long checkBodyRate(DefaultHttp2FrameStream stream, long now, boolean blocked) {
+        if (stream.rateWindowStartNanos == 0) {
+            // First seen now: the grace period runs, then the first window.
+            stream.rateWindowStartNanos = Math.max(1, now + rateGraceNanos);
+            stream.rateWindowStartBytes = stream.receivedDataBytes;
+            return stream.rateWindowStartNanos + rateWindowNanos;
+        }
+        if (now - stream.rateWindowStartNanos < 0) {
+            // Still in the grace period: what arrives there does not count either way.
+            stream.rateWindowStartBytes = stream.receivedDataBytes;
+            return stream.rateWindowStartNanos + rateWindowNanos;
+        }
+        if (blocked) {
+            stream.rateWindowStartNanos = now;
+            stream.rateWindowStartBytes = stream.receivedDataBytes;
+            return now + rateWindowNanos;
+        }
+        long end = stream.rateWindowStartNanos + rateWindowNanos;
+        if (end - now > 0) {
+            return end;
+        }
+        if (stream.receivedDataBytes - stream.rateWindowStartBytes < minBytesPerRateWindow) {
+            return TOO_SLOW;
+        }
+        stream.rateWindowStartNanos = now;
+        stream.rateWindowStartBytes = stream.receivedDataBytes;
+        return now + rateWindowNanos;
+    }
+
     /** Resets the streams the peer has left silent too long; returns the earliest deadline of the others. */
     private long checkStreams(long now, boolean readingPaused) {
         long next = NO_DEADLINE;
@@ -123,9 +173,26 @@ final class Http2ConnectionTimeouts {
             if (stream == null || !stream.state.remoteMaySendData() || !c.isRemoteStream(id)) {
                 continue;
             }
-            if (readingPaused || connectionBlocked || stream.localWindow.window() <= 0) {
+            boolean blocked = readingPaused || connectionBlocked || stream.localWindow.window() <= 0;
+            if (blocked) {
                 // The peer cannot send: our flow control or paused reading holds it; its clock starts over.
                 stream.lastReadNanos = now;
+            }
+            if (minBytesPerRateWindow > 0) {
+                long rateDeadline = checkBodyRate(stream, now, blocked);
+                if (rateDeadline == TOO_SLOW) {
+                    // As HTTP/1.1's 408 for a body below the minimum rate: the stream ends (RST_STREAM CANCEL,
+                    // counted with the other resets).
+                    c.resetStream(id, stream, Http2Error.CANCEL.code());
+                    if (c.isClosing()) {
+                        return NO_DEADLINE;
+                    }
+                    continue;
+                }
+                next = Math.min(next, rateDeadline);
+            }
+            if (streamReadTimeoutNanos <= 0) {
+                continue;
             }
             long deadline = stream.lastReadNanos + streamReadTimeoutNanos;
             if (deadline - now <= 0) {

@@ -10,6 +10,7 @@ import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
+import io.weir.handler.codec.WritabilityInputPause;
 import io.weir.handler.codec.http2.internal.Http2EventLimiter;
 import io.weir.handler.codec.http2.internal.Http2FlowWindow;
 import io.weir.handler.codec.http2.internal.Http2FrameReader;
@@ -92,8 +93,18 @@ public final class Http2FrameCodec implements ChannelHandler {
     public static final long DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS = 10_000;
     /** Time a stream may hold queued DATA on a zero window, in milliseconds (then RST_STREAM CANCEL). */
     public static final long DEFAULT_STREAM_STALL_TIMEOUT_MILLIS = 30_000;
-    /** Outbound DATA octets a connection may hold for flow control before reading pauses. */
+    /**
+     * The connection's output bound: outbound DATA octets held back by the peer's windows before every stream turns
+     * unwritable and new streams are refused (see {@link Http2FrameCodecBuilder#maxQueuedOutboundBytes}).
+     */
     public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES = 4L << 20;
+    /** The hard limit on queued output, as a multiple of the bound: past it streams are reset, connections closed. */
+    public static final int OUTBOUND_HARD_LIMIT_FACTOR = 2;
+    /**
+     * Time a connection that owes output may make no progress sending it, in milliseconds, before it is closed
+     * (see {@link Http2FrameCodecBuilder#writeProgressTimeoutMillis}): as long as a stream's stall timeout.
+     */
+    public static final long DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS = 30_000;
     /**
      * Time a server connection may stay without an open stream, in milliseconds, counted from its start or from
      * its last stream's end, before it is closed gracefully (GOAWAY NO_ERROR): nginx's {@code keepalive_timeout}
@@ -160,7 +171,18 @@ public final class Http2FrameCodec implements ChannelHandler {
     private boolean failed;
     private boolean inRead;
     boolean flushNeeded;
-    private boolean readingPaused;
+    /** No frame is read while the channel is unwritable (its peer is not reading our output). */
+    private final WritabilityInputPause inputPause = new WritabilityInputPause();
+    /** Outbound DATA held back by flow control is above the bound: streams unwritable, new streams refused. */
+    boolean outputFull;
+    private ScheduledFuture<?> progressCheck;
+    private long progressNanos;
+    private long progressSentBytes;
+    private long progressBacklogBytes;
+    private final Runnable resumeTask = this::resumeInput;
+    private static final System.Logger LOGGER = System.getLogger(Http2FrameCodec.class.getName());
+    /** Set once an allocation failure was logged: a JVM short of memory would otherwise log one per connection. */
+    private static volatile boolean allocationFailureLogged;
     int goAwaySentLastStreamId = -1;
     int goAwayReceivedLastStreamId = -1;
     ChannelPromise closePromise;
@@ -193,7 +215,8 @@ public final class Http2FrameCodec implements ChannelHandler {
         decoder.maxHeaderCount(config.maxHeaderCount, Math.max(config.maxHeaderCount,
                 config.maxHeaderCount * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
         this.flow = new Http2OutboundFlow(this, writer);
-        this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis());
+        this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis(),
+                config.minBodyRate());
         this.extendedConnect = new Http2ExtendedConnect(localSettings);
     }
 
@@ -376,6 +399,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         cancel(settingsTimeout);
         cancel(stallCheck);
         cancel(gracefulTimeout);
+        cancel(progressCheck);
         ByteBuf c = cumulation;
         cumulation = null;
         if (c != null) {
@@ -417,16 +441,39 @@ public final class Http2FrameCodec implements ChannelHandler {
             return;
         }
         readNanos = ticker.nanoTime();
-        ByteBuf buf = in;
-        ByteBuf c = cumulation;
-        if (c != null) {
-            cumulation = null;
-            buf = c.alloc().buffer(c.readableBytes() + in.readableBytes());
-            buf.writeBytes(c);
-            buf.writeBytes(in);
-            c.release();
+        ByteBuf buf;
+        try {
+            buf = cumulate(in);
+        } catch (OutOfMemoryError e) {
+            // Nothing was lost: the cumulation is still whole and in is released. The connection cannot go on
+            // without the bytes, so it ends here, and only here.
             in.release();
+            allocationFailed(e);
+            return;
         }
+        decode(buf);
+    }
+
+    /**
+     * Appends {@code in} (released) to the bytes kept from earlier reads and returns them all; the kept bytes are
+     * detached only once the new buffer exists, so a failed allocation loses nothing.
+     */
+    private ByteBuf cumulate(ByteBuf in) {
+        ByteBuf c = cumulation;
+        if (c == null) {
+            return in;
+        }
+        ByteBuf buf = ctx.alloc().buffer(c.readableBytes() + in.readableBytes());
+        cumulation = null;
+        buf.writeBytes(c);
+        buf.writeBytes(in);
+        c.release();
+        in.release();
+        return buf;
+    }
+
+    /** Reads the frames in {@code buf} (taking it) and keeps what is left for the next read. */
+    private void decode(ByteBuf buf) {
         inRead = true;
         try {
             readFrames(buf);
@@ -440,6 +487,24 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
     }
 
+    /**
+     * A buffer could not be allocated for this connection (direct memory or the pool exhausted). The connection
+     * that asked ends with GOAWAY(INTERNAL_ERROR), other connections are not touched, and the first failure in
+     * the JVM is logged once.
+     */
+    private void allocationFailed(OutOfMemoryError e) {
+        if (!allocationFailureLogged) {
+            allocationFailureLogged = true;
+            try {
+                LOGGER.log(System.Logger.Level.WARNING, "closing HTTP/2 connection " + ctx.channel()
+                        + ": a buffer could not be allocated (logged once)", e);
+            } catch (Throwable ignored) {
+                // A logger that fails (out of memory itself) must not take the event loop with it.
+            }
+        }
+        connectionFailed(connectionError(Http2Error.INTERNAL_ERROR, "out of memory"));
+    }
+
     private void readFrames(ByteBuf buf) {
         while (!failed) {
             try {
@@ -451,6 +516,9 @@ public final class Http2FrameCodec implements ChannelHandler {
                     return;
                 }
                 streamFailed(e);
+            } catch (OutOfMemoryError e) {
+                allocationFailed(e);
+                return;
             } catch (RuntimeException e) {
                 connectionFailed(new Http2Exception(Http2Error.INTERNAL_ERROR, Http2Exception.CONNECTION_STREAM_ID,
                         "internal error: " + e, true));
@@ -481,8 +549,12 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
         failed = true;
         timeouts.stop();
-        writeGoAway(ids.lastRemoteStreamId(), e.error().code(), debugData(e.getMessage()));
-        ctx.flush();
+        try {
+            writeGoAway(ids.lastRemoteStreamId(), e.error().code(), debugData(e.getMessage()));
+            ctx.flush();
+        } catch (OutOfMemoryError oom) {
+            // No memory for the GOAWAY: the close below still ends the connection.
+        }
         ctx.close();
     }
 
@@ -532,6 +604,16 @@ public final class Http2FrameCodec implements ChannelHandler {
         if (!inRead) {
             flushIfNeeded();
         }
+    }
+
+    /**
+     * Refuses a stream the peer opened while the output bound is exceeded (RST_STREAM REFUSED_STREAM, RFC 9113
+     * §8.7): a control frame like the others, bounded by {@link #DEFAULT_MAX_QUEUED_CONTROL_FRAMES}.
+     */
+    void refuseStream(int id) {
+        writeControl(writer.writeRstStream(ctx, id, Http2Error.REFUSED_STREAM.code(), ctx.newPromise()));
+        flushNeeded = true;
+        rememberClosed(id, true);
     }
 
     /** Counts a reset; on too many, ends the connection (ENHANCE_YOUR_CALM) and returns false. */
@@ -596,6 +678,9 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
         rememberClosed(stream.id, stream.state == Http2StreamState.CLOSED_RESET_SENT);
         flow.streamClosed(stream, cause);
+        if (outputFull) {
+            checkQueuedBytes();
+        }
         int unread = stream.localWindow.consumeAll();
         if (unread > 0 && !failed) {
             int increment = connectionWindow.consume(unread);
@@ -782,11 +867,15 @@ public final class Http2FrameCodec implements ChannelHandler {
         ByteBuf block = ctx.alloc().buffer(128);
         encoder.encode(frame.headers(), block);
         writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
+        checkSocketBacklog();
         // A head we send (a 100 Continue above all) invites the body: the peer's read clock starts over.
         stream.lastReadNanos = ticker.nanoTime();
         stream.state = stream.state.onSend(Http2Frames.HEADERS, frame.endStream());
         flow.updateWritability(stream);
         closeIfBothEnded(stream);
+        if (frame.endStream() && stream.resetWhenSent && !stream.state.isClosed() && streams.get(stream.id) == stream) {
+            resetStream(stream.id, stream, Http2Error.NO_ERROR.code());
+        }
     }
 
     private void writeData(Http2DataFrame frame, ChannelPromise promise) {
@@ -801,17 +890,29 @@ public final class Http2FrameCodec implements ChannelHandler {
             stream.outboundEnded = true;
         }
         flow.enqueueData(ctx, stream, frame, promise);
+        if (flow.queuedBytes > config.outboundHardLimitBytes && stream.hasPending()
+                && streams.get(stream.id) == stream) {
+            // The handler wrote on past the bound without looking at writability: this stream stops here.
+            resetStream(stream.id, stream, Http2Error.CANCEL.code());
+        }
         checkQueuedBytes();
         armStallCheck();
+        if (flow.queuedBytes > 0) {
+            armProgressCheck();
+        }
     }
 
     void writeDataNow(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, ByteBuf data, int padding,
             boolean endStream, ChannelPromise promise) {
         writer.writeData(ctx, stream.id, data, padding, endStream, promise);
+        checkSocketBacklog();
         if (endStream) {
             stream.state = stream.state.onSend(Http2Frames.DATA, true);
             flow.updateWritability(stream);
             closeIfBothEnded(stream);
+            if (stream.resetWhenSent && !stream.state.isClosed() && streams.get(stream.id) == stream) {
+                resetStream(stream.id, stream, Http2Error.NO_ERROR.code());
+            }
         }
         checkQueuedBytes();
     }
@@ -845,16 +946,142 @@ public final class Http2FrameCodec implements ChannelHandler {
         ctx.flush();
     }
 
-    /** Pauses reading while too much outbound DATA waits for window; resumes below half. */
-    private void checkQueuedBytes() {
+    /**
+     * Keeps {@link #outputFull} in step with the DATA held back by flow control (above the bound; clear again below
+     * half) and tells the stream channels, which are unwritable while it is set.
+     */
+    void checkQueuedBytes() {
         long queued = flow.queuedBytes;
-        if (!readingPaused && queued > config.maxQueuedOutboundBytes) {
-            readingPaused = true;
-            ctx.channel().config().setAutoRead(false);
-        } else if (readingPaused && queued <= config.maxQueuedOutboundBytes / 2) {
-            readingPaused = false;
-            ctx.channel().config().setAutoRead(true);
+        boolean full = outputFull ? queued > config.maxQueuedOutboundBytes / 2 : queued > config.maxQueuedOutboundBytes;
+        if (full != outputFull) {
+            outputFull = full;
+            Http2StreamObserver o = observer;
+            if (o != null) {
+                o.connectionWritabilityChanged();
+            }
         }
+    }
+
+    /** Whether the stream channels may write: the socket takes bytes and flow control holds less than the bound. */
+    boolean isConnectionWritable() {
+        return !outputFull && ctx.channel().isWritable();
+    }
+
+    /**
+     * Octets waiting in the channel for the socket, from its writability accounting: the high water mark less
+     * what may still be queued while writable, or the low water mark plus what must drain while not.
+     */
+    private static long socketBacklogBytes(io.weir.channel.Channel ch) {
+        io.weir.channel.WriteBufferWaterMark marks = ch.config().getWriteBufferWaterMark();
+        long beforeWritable = ch.bytesBeforeWritable();
+        if (beforeWritable > 0) {
+            return beforeWritable + marks.low() - 1;
+        }
+        return Math.max(0, marks.high() + 1 - ch.bytesBeforeUnwritable());
+    }
+
+    /**
+     * A handler writing on while the socket does not drain: once the backlog passes the hard limit the connection
+     * is closed (the peer is not reading; its GOAWAY is best effort).
+     */
+    private void checkSocketBacklog() {
+        io.weir.channel.Channel ch = ctx.channel();
+        if (!ch.isWritable() && !failed && socketBacklogBytes(ch) > config.outboundHardLimitBytes) {
+            connectionFailed(connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
+                    + config.outboundHardLimitBytes + " octets queued for a peer that does not read"));
+        }
+    }
+
+    // ---------------------------------------------------------------- input backpressure
+
+    /**
+     * Asked by the frame reader before each frame: while the channel is unwritable (the peer does not read what we
+     * send) no frame is read, so no new stream, DATA or control answer adds to the backlog; the bytes stay in the
+     * cumulation and the socket, and reading resumes once the channel is writable again.
+     */
+    boolean pauseBeforeNextFrame() {
+        if (inputPause.isPaused()) {
+            return true;
+        }
+        if (ctx.channel().isWritable()) {
+            return false;
+        }
+        inputPause.pause(ctx);
+        armProgressCheck();
+        return true;
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        inputPause.scheduleResume(ctx, resumeTask);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        if (!inputPause.holdRead()) {
+            ctx.read();
+        }
+    }
+
+    /** On the event loop once the channel became writable: reads the frames kept, then reads on. */
+    private void resumeInput() {
+        if (failed || !inputPause.beginResume(ctx)) {
+            return;
+        }
+        ByteBuf kept = cumulation;
+        if (kept != null) {
+            cumulation = null;
+            decode(kept);
+            channelReadComplete(ctx);
+        }
+        if (!failed) {
+            inputPause.endResume(ctx);
+        }
+    }
+
+    // ---------------------------------------------------------------- write progress
+
+    /** Starts the write-progress clock if it is not running (output is owed from now on). */
+    private void armProgressCheck() {
+        long timeout = config.writeProgressTimeoutMillis;
+        if (progressCheck != null || timeout == 0 || failed) {
+            return;
+        }
+        progressNanos = ticker.nanoTime();
+        progressSentBytes = flow.sentBytes;
+        progressBacklogBytes = socketBacklogBytes(ctx.channel());
+        progressCheck = ctx.executor().schedule(this::checkWriteProgress, Math.max(1, timeout / 4),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Closes a connection that owes output and sent none of it for the write-progress timeout: DATA waiting for a
+     * window that never opens (however many streams wait on it), or a socket backlog the peer never reads.
+     */
+    private void checkWriteProgress() {
+        progressCheck = null;
+        if (failed) {
+            return;
+        }
+        long backlog = socketBacklogBytes(ctx.channel());
+        if (flow.queuedBytes == 0 && backlog == 0) {
+            return; // nothing owed: the clock stops until output is owed again
+        }
+        long now = ticker.nanoTime();
+        if (flow.sentBytes != progressSentBytes || backlog < progressBacklogBytes) {
+            progressNanos = now;
+        }
+        progressSentBytes = flow.sentBytes;
+        progressBacklogBytes = backlog;
+        long timeout = config.writeProgressTimeoutMillis;
+        if (now - progressNanos >= TimeUnit.MILLISECONDS.toNanos(timeout)) {
+            connectionFailed(connectionError(Http2Error.INTERNAL_ERROR, "no output progress for " + timeout
+                    + " ms with " + (flow.queuedBytes + backlog) + " octets owed to the peer"));
+            return;
+        }
+        progressCheck = ctx.executor().schedule(this::checkWriteProgress, Math.max(1, timeout / 4),
+                TimeUnit.MILLISECONDS);
     }
 
     private void armStallCheck() {
@@ -894,13 +1121,16 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     void startGracefulClose(ChannelPromise promise) {
+        // A void promise (a close from the transport after a failed read, say) takes no listener: it is dropped
+        // and the close goes on with a promise of our own.
+        ChannelPromise caller = promise == null || promise.isVoid() ? null : promise;
         if (closePromise != null) {
-            if (promise != null) {
-                closePromise.addListener(f -> promise.trySuccess());
+            if (caller != null) {
+                closePromise.addListener(f -> caller.trySuccess());
             }
             return;
         }
-        closePromise = promise != null ? promise : ctx.newPromise();
+        closePromise = caller != null ? caller : ctx.newPromise();
         timeouts.stop();
         if (server && goAwaySentLastStreamId < 0) {
             // RFC 9113 §6.8: a first GOAWAY with 2^31-1, then a PING so that the second names every stream the

@@ -1,5 +1,7 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.handler.codec.http.HttpServerTimeouts;
+
 import io.weir.handler.codec.http2.internal.Http2FrameReader;
 import io.weir.util.Ticker;
 import java.util.Objects;
@@ -21,12 +23,16 @@ public final class Http2FrameCodecBuilder {
     long settingsAckTimeoutMillis = Http2FrameCodec.DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS;
     long streamStallTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_STALL_TIMEOUT_MILLIS;
     long maxQueuedOutboundBytes = Http2FrameCodec.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES;
+    long outboundHardLimitBytes = Http2FrameCodec.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES
+            * Http2FrameCodec.OUTBOUND_HARD_LIMIT_FACTOR;
+    long writeProgressTimeoutMillis = Http2FrameCodec.DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS;
     long gracefulShutdownTimeoutMillis = Http2FrameCodec.DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MILLIS;
     int maxHeaderCount = Http2FrameCodec.DEFAULT_MAX_HEADER_COUNT;
     int maxContinuationFrames = Http2FrameReader.DEFAULT_MAX_CONTINUATION_FRAMES;
     int maxPriorityFieldValueLength = Http2FrameCodec.DEFAULT_MAX_PRIORITY_FIELD_VALUE_BYTES;
     private long idleTimeoutMillis;
     private long streamReadTimeoutMillis;
+    private long minBodyRateBytesPerSecond;
     Ticker ticker;
 
     private Http2FrameCodecBuilder(boolean server) {
@@ -34,6 +40,7 @@ public final class Http2FrameCodecBuilder {
         // A server waits on clients it does not know; a client's own connections are its pool's business.
         this.idleTimeoutMillis = server ? Http2FrameCodec.DEFAULT_IDLE_TIMEOUT_MILLIS : 0;
         this.streamReadTimeoutMillis = server ? Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS : 0;
+        this.minBodyRateBytesPerSecond = server ? HttpServerTimeouts.DEFAULT_MIN_BODY_RATE_BYTES_PER_SECOND : 0;
         initialSettings.maxConcurrentStreams(Http2FrameCodec.DEFAULT_MAX_CONCURRENT_STREAMS);
         initialSettings.maxHeaderListSize(Http2FrameCodec.DEFAULT_MAX_HEADER_LIST_SIZE_BYTES);
         if (!server) {
@@ -161,11 +168,34 @@ public final class Http2FrameCodecBuilder {
     }
 
     /**
-     * Outbound DATA octets the connection may hold waiting for flow-control window; above it the codec stops
-     * reading from the socket until the queue drains below half.
+     * The connection's output bound, in octets: outbound DATA held back by the peer's flow-control windows. Above
+     * it every stream channel turns unwritable and new streams from the peer are refused (RST_STREAM
+     * REFUSED_STREAM, RFC 9113 §8.7) until the queue drains below half; control frames (WINDOW_UPDATE above all)
+     * are still read, so the peer can always let the queue drain. A handler that writes on regardless is stopped
+     * at the hard limit, {@value Http2FrameCodec#OUTBOUND_HARD_LIMIT_FACTOR} times this bound: the stream that
+     * crosses it is reset with CANCEL, and a socket backlog above it closes the connection. Bytes waiting for the
+     * socket itself are bounded by the channel's write-buffer water mark: while the channel is unwritable no frame
+     * is read. Default {@value Http2FrameCodec#DEFAULT_MAX_QUEUED_OUTBOUND_BYTES}.
+     *
+     * @throws IllegalArgumentException if {@code octets} is not positive
      */
     public Http2FrameCodecBuilder maxQueuedOutboundBytes(long octets) {
         this.maxQueuedOutboundBytes = positive("maxQueuedOutboundBytes", octets);
+        this.outboundHardLimitBytes = octets > Long.MAX_VALUE / Http2FrameCodec.OUTBOUND_HARD_LIMIT_FACTOR
+                ? Long.MAX_VALUE : octets * Http2FrameCodec.OUTBOUND_HARD_LIMIT_FACTOR;
+        return this;
+    }
+
+    /**
+     * How long a connection that owes output (DATA waiting for window, or bytes the socket has not taken) may make
+     * no progress sending it before it is closed (GOAWAY, then close): a peer that stops reading, or never opens its
+     * windows, cannot hold the connection and what it queued. Progress is any DATA sent or any shrinking of the
+     * socket backlog. Default {@value Http2FrameCodec#DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS} ms; 0 disables.
+     *
+     * @throws IllegalArgumentException if {@code millis} is negative
+     */
+    public Http2FrameCodecBuilder writeProgressTimeoutMillis(long millis) {
+        this.writeProgressTimeoutMillis = nonNegative("writeProgressTimeoutMillis", millis);
         return this;
     }
 
@@ -202,6 +232,29 @@ public final class Http2FrameCodecBuilder {
     public Http2FrameCodecBuilder streamReadTimeoutMillis(long millis) {
         this.streamReadTimeoutMillis = nonNegative("streamReadTimeoutMillis", millis);
         return this;
+    }
+
+    /**
+     * The slowest request body a stream may send, in octets per second, with HTTP/1.1's meaning
+     * ({@link HttpServerTimeouts#setMinBodyRate}): averaged over {@value HttpServerTimeouts#DEFAULT_BODY_RATE_WINDOW_MILLIS}
+     * ms windows after a {@value HttpServerTimeouts#DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS} ms grace period from
+     * the stream's start; a stream below it is reset with RST_STREAM CANCEL (counted with the other resets). Time
+     * in which the peer could not send (the stream's or the connection's receive window used up by an application
+     * that has not read, or reading paused) does not count against it. Only streams the peer opened and has not
+     * ended are measured. 0 disables, which long-lived streams that may send slowly (gRPC client or bidirectional
+     * streaming) need, as for the stream read timeout. Default {@value HttpServerTimeouts#DEFAULT_MIN_BODY_RATE_BYTES_PER_SECOND}
+     * on a server, disabled on a client.
+     *
+     * @throws IllegalArgumentException if {@code bytesPerSecond} is negative
+     */
+    public Http2FrameCodecBuilder minBodyRate(long bytesPerSecond) {
+        this.minBodyRateBytesPerSecond = nonNegative("minBodyRate", bytesPerSecond);
+        return this;
+    }
+
+    /** The minimum body rate in octets per second, 0 when disabled. */
+    public long minBodyRate() {
+        return minBodyRateBytesPerSecond;
     }
 
     /** The idle timeout in milliseconds, 0 when disabled. */

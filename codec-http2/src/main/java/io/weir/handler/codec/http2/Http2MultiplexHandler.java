@@ -14,8 +14,8 @@ import java.util.Objects;
  * (SETTINGS, PING, GOAWAY, unknown) continue down the parent's pipeline. Streams we open come from an
  * {@link Http2StreamChannelBootstrap}.
  *
- * <p>Children live on the parent's event loop. A child's writability follows its stream's send window and the
- * parent's writability; received DATA goes back to the peer's windows as the child reads it. A child closed
+ * <p>Children live on the parent's event loop. A child's writability follows its stream's send window, the
+ * parent's writability and the connection's output bound ({@link Http2FrameCodecBuilder#maxQueuedOutboundBytes}); received DATA goes back to the peer's windows as the child reads it. A child closed
  * before its stream ended resets the stream with CANCEL (counted, like every reset the server sends, by the
  * codec's reset limit). All children close when the connection does.
  *
@@ -76,7 +76,12 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         if (handler != null) {
             child.pipeline().addLast(handler);
         }
-        child.setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, ctx.channel().isWritable());
+        child.setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, codec.isConnectionWritable());
+        // A stream that starts without send window (the peer's SETTINGS_INITIAL_WINDOW_SIZE is 0) is unwritable
+        // from its first moment; later changes come as events, this first state would not.
+        DefaultHttp2FrameStream stream = child.stream;
+        child.setUserDefinedWritability(DefaultHttp2StreamChannel.STREAM_WINDOW_BIT,
+                stream.remoteWindow == null || stream.writable);
         child.register();
     }
 
@@ -162,7 +167,15 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         DefaultHttp2FrameStream stream = child.stream;
         stream.attachment = Boolean.FALSE;
         if (stream.id > 0 && !stream.state.isClosed() && ctx.channel().isActive()) {
-            ctx.write(new Http2ResetFrame(stream, Http2Error.CANCEL.code()), ctx.voidPromise());
+            if (stream.outboundEnded && stream.hasPending()) {
+                // The child's complete response still waits for window: it goes first, then the reset.
+                stream.resetWhenSent = true;
+                return;
+            }
+            // RFC 9113 §8.1: after a complete response, a server stops the rest of the request without error;
+            // before one, the stream is cancelled.
+            long code = stream.outboundEnded ? Http2Error.NO_ERROR.code() : Http2Error.CANCEL.code();
+            ctx.write(new Http2ResetFrame(stream, code), ctx.voidPromise());
             flushParent();
         } else if (stream.id > 0 && stream.state.isClosed()) {
             // The child closed while reading the frame that ended its stream, before the codec retired the
@@ -188,11 +201,16 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        boolean writable = ctx.channel().isWritable();
+        connectionWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void connectionWritabilityChanged() {
+        boolean writable = codec.isConnectionWritable();
         for (int i = 0; i < children.size(); i++) {
             children.get(i).setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, writable);
         }
-        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

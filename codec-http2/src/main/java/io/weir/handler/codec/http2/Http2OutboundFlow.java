@@ -22,6 +22,8 @@ final class Http2OutboundFlow {
     /** Streams with queued frames and stream window to send them, in turn order. */
     private final ArrayDeque<DefaultHttp2FrameStream> ready = new ArrayDeque<>();
     long queuedBytes;
+    /** Flow-controlled octets sent since the connection started: the write-progress clock's measure. */
+    long sentBytes;
 
     Http2OutboundFlow(Http2FrameCodec codec, Http2FrameWriter writer) {
         this.codec = codec;
@@ -93,8 +95,12 @@ final class Http2OutboundFlow {
                     writer.maxFrameSize());
             if (size > 0 && allowed <= 0) {
                 if (connectionWindow.available() <= 0) {
-                    markStalled(stream);
-                    return; // every stream waits for the connection window
+                    // Every stream waits for the connection window, so every one of them is stalled, not only
+                    // the one at the head of the line.
+                    for (DefaultHttp2FrameStream waiting : ready) {
+                        markStalled(waiting);
+                    }
+                    return;
                 }
                 // This stream waits for its own WINDOW_UPDATE; the others go on.
                 ready.pollFirst();
@@ -136,6 +142,7 @@ final class Http2OutboundFlow {
         connectionWindow.consume(size);
         stream.pendingBytes -= size;
         queuedBytes -= size;
+        sentBytes += size;
         updateWritability(stream);
     }
 

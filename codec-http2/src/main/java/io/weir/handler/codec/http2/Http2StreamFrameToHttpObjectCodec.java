@@ -5,6 +5,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
+import io.weir.handler.codec.WritabilityInputPause;
 import io.weir.handler.codec.http.DefaultFullHttpRequest;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.DefaultHttpContent;
@@ -49,6 +50,12 @@ import java.util.Map;
  * ends the stream (with its trailers as HEADERS). The client side is the mirror image (requests out, responses in,
  * {@code Host} as {@code :authority}).
  *
+ * <p><b>Backpressure (server side).</b> While the stream channel is not writable (the stream's or the connection's
+ * window is closed, the connection's output bound is exceeded, or its socket does not drain) it reads no further
+ * frame, as {@code HttpServerCodec} does on HTTP/1.1: the request body stays unconsumed, so the client's own
+ * window stops it, and a handler that answers each piece of a body (an echo, a proxy) cannot queue without bound.
+ * Reading resumes when the channel is writable again.
+ *
  * <p>Buffers move from the frames to the messages and back without copies; whoever receives a message releases it.
  * Only used from the channel's event loop.
  */
@@ -59,6 +66,10 @@ public final class Http2StreamFrameToHttpObjectCodec implements ChannelHandler {
     private final boolean server;
     private final String scheme;
     private boolean headersDone;
+    /** Server side: no frame is read while the stream channel is unwritable. */
+    private final WritabilityInputPause pause = new WritabilityInputPause();
+    private final Runnable resumeTask = this::resume;
+    private ChannelHandlerContext pausedCtx;
 
     /** A server-side codec. */
     public Http2StreamFrameToHttpObjectCodec() {
@@ -78,6 +89,37 @@ public final class Http2StreamFrameToHttpObjectCodec implements ChannelHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        try {
+            translateInbound(ctx, msg);
+        } finally {
+            if (server && !pause.isPaused() && !ctx.channel().isWritable()) {
+                pausedCtx = ctx;
+                pause.pause(ctx);
+            }
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        pause.scheduleResume(ctx, resumeTask);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** The stream channel delivers the frames it kept once auto-read is back on: nothing to hand on here. */
+    private void resume() {
+        if (pause.beginResume(pausedCtx)) {
+            pause.endResume(pausedCtx);
+        }
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        if (!pause.holdRead()) {
+            ctx.read();
+        }
+    }
+
+    private void translateInbound(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof Http2HeadersFrame frame) {
             headersRead(ctx, frame);
         } else if (msg instanceof Http2DataFrame data) {

@@ -8,4 +8,10 @@ interface Http2StreamObserver {
 
     /** The stream's {@link Http2FrameCodec#isWritable writability} changed. */
     void streamWritabilityChanged(DefaultHttp2FrameStream stream);
+
+    /**
+     * The connection's output bound was crossed or cleared ({@link Http2FrameCodec#isConnectionWritable}): every
+     * stream's writability follows it.
+     */
+    void connectionWritabilityChanged();
 }

@@ -16,14 +16,15 @@ import io.weir.handler.codec.http2.internal.Http2Frames;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The HTTP/2 connection's waits on the client: the idle timeout and the stream read timeout. */
+/** The HTTP/2 connection's waits on the client: the idle timeout, the stream read timeout and the body rate. */
 class Http2ConnectionTimeoutsTest {
 
     private static final long IDLE = Http2FrameCodec.DEFAULT_IDLE_TIMEOUT_MILLIS;
     private static final long STREAM_READ = Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS;
 
+    /** A server codec with the default timeouts, the body rate aside: these tests are about the other clocks. */
     private static Http2FrameClient client(FrameRecorder app) {
-        return new Http2FrameClient(Http2FrameCodec.forServer(), app);
+        return new Http2FrameClient(Http2FrameCodecBuilder.forServer().minBodyRate(0).build(), app);
     }
 
     /** Answers the graceful close's PING, so that the second GOAWAY follows. */
@@ -121,7 +122,7 @@ class Http2ConnectionTimeoutsTest {
     @Test
     void http2SlowlorisResetsAreCountedWithOtherResets() {
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodecBuilder.forServer()
-                .maxResetsPerWindow(2, 60_000).build(), new FrameRecorder()).handshake()) {
+                .maxResetsPerWindow(2, 60_000).minBodyRate(0).build(), new FrameRecorder()).handshake()) {
             c.headers(1, post("/a"), false);
             c.headers(3, post("/b"), false);
             c.headers(5, post("/c"), false);
@@ -264,5 +265,42 @@ class Http2ConnectionTimeoutsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
         assertThat(Http2FrameCodecBuilder.forClient().idleTimeoutMillis()).isZero();
         assertThat(Http2FrameCodecBuilder.forServer().streamReadTimeoutMillis()).isEqualTo(STREAM_READ);
+    }
+
+    @Test
+    void http2BodyTrickledBelowTheMinimumRateIsReset() {
+        // 20 connections x 100 streams at 1 byte/s were never cut before: the HTTP/1.1 rule now holds per stream.
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, post("/upload"), false);
+            c.read();
+            Event reset = null;
+            int seconds = 0;
+            while (reset == null && seconds < 40) {
+                c.data(1, new byte[] {'x'}, false);
+                c.advance(1000);
+                seconds++;
+                reset = find(c.read(), RST_STREAM);
+            }
+            assertThat(reset).as("a stream sending 1 byte/s").isNotNull();
+            assertThat(seconds).as("seconds until the reset").isLessThan((int) (STREAM_READ / 1000));
+            assertThat(reset.code()).isEqualTo(Http2Error.CANCEL.code());
+            assertThat(c.channel.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void http2BodyAboveTheMinimumRateIsServed() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, post("/upload"), false);
+            c.read();
+            // 1,500 octets a second for 40 s: above 1 KiB/s, and within the stream's 65,535-octet window.
+            for (int i = 0; i < 40; i++) {
+                c.data(1, new byte[1500], false);
+                c.advance(1000);
+                assertThat(find(c.read(), RST_STREAM)).as("reset after %d s", i + 1).isNull();
+            }
+        }
     }
 }

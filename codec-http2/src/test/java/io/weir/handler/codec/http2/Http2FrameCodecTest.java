@@ -377,20 +377,28 @@ class Http2FrameCodecTest {
     }
 
     @Test
-    void windowStallQueueStopsReading() {
-        // A peer that opens no window while the server has much to send: reading stops instead of queueing more.
+    void windowStallQueueRefusesNewStreamsButKeepsReading() {
+        // A peer that opens no window while the server has much to send: no new stream is taken on, but frames
+        // are still read, since the WINDOW_UPDATE that lets the queue drain comes the same way (stopping the
+        // reads would wait for it forever).
         FrameRecorder app = new FrameRecorder();
         Http2FrameCodec codec = Http2FrameCodecBuilder.forServer().maxQueuedOutboundBytes(64).build();
         try (Http2FrameClient c = client(codec, app)) {
             Http2FrameStream stream = respondWithHundredOctets(c, app, 0);
             c.read();
-            assertThat(c.channel.config().isAutoRead()).isFalse();
+            assertThat(c.channel.config().isAutoRead()).isTrue();
+            c.headers(3, get("/refused"), true);
+            Event refused = find(c.read(), RST_STREAM);
+            assertThat(refused.streamId()).isEqualTo(3);
+            assertThat(refused.code()).isEqualTo(Http2Error.REFUSED_STREAM.code());
             c.windowUpdate(1, 100);
             List<Event> events = c.read();
             assertThat(events.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum())
                     .isEqualTo(100);
-            assertThat(c.channel.config().isAutoRead()).isTrue();
             assertThat(stream.isActive()).isFalse();
+            c.headers(5, get("/served"), true);
+            c.read();
+            assertThat(find(c.read(), RST_STREAM)).as("a stream once the queue drained").isNull();
         }
     }
 

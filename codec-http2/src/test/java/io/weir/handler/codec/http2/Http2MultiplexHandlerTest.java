@@ -217,4 +217,60 @@ class Http2MultiplexHandlerTest {
             server.finishAndReleaseAll();
         }
     }
+
+    /** Answers 413 at once, before the request body is in, and closes: what an aggregator does over HTTP/2. */
+    private static ChannelInitializer<Channel> answerEarlyAndClose(int bodyBytes) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        boolean head = msg instanceof Http2HeadersFrame;
+                        ReferenceCountUtil.release(msg);
+                        if (head) {
+                            ctx.write(new Http2HeadersFrame(new Http2Headers().status("413"), false));
+                            ctx.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[bodyBytes]), true))
+                                    .addListener(f -> ctx.close());
+                        }
+                    }
+                });
+            }
+        };
+    }
+
+    @Test
+    void aChildClosedAfterItsCompleteResponseStopsTheRequestWithoutError() {
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(answerEarlyAndClose(10))).handshake()) {
+            c.headers(1, post("/too-large"), false);
+            List<Event> events = c.read();
+            c.channel.runPendingTasks();
+            events.addAll(c.read());
+            Event rst = find(events, RST_STREAM);
+            assertThat(find(events, HEADERS)).as("the early answer").isNotNull();
+            // RFC 9113 §8.1: a complete response, then NO_ERROR, so the client keeps the answer.
+            assertThat(rst.code()).isEqualTo(Http2Error.NO_ERROR.code());
+        }
+    }
+
+    @Test
+    void aCompleteResponseStillWaitingForWindowIsSentBeforeTheReset() {
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(answerEarlyAndClose(100_000))).handshake()) {
+            c.headers(1, post("/too-large"), false);
+            c.read();
+            c.channel.runPendingTasks();
+            assertThat(find(c.read(), RST_STREAM)).as("no reset while the response waits for window").isNull();
+            c.windowUpdate(0, 100_000);
+            c.windowUpdate(1, 100_000);
+            List<Event> events = c.read();
+            int data = events.stream().filter(e -> e.type() == DATA).mapToInt(e -> e.data().length).sum();
+            Event rst = find(events, RST_STREAM);
+            assertThat(data + 65_535).as("the whole body").isGreaterThanOrEqualTo(100_000);
+            assertThat(rst).as("the reset after it").isNotNull();
+            assertThat(rst.code()).isEqualTo(Http2Error.NO_ERROR.code());
+            assertThat(events.indexOf(rst)).isGreaterThan(events.indexOf(find(events, DATA)));
+        }
+    }
 }

@@ -1,9 +1,11 @@
 package io.weir.handler.codec.http.websocketx;
 
 import io.weir.buffer.ByteBuf;
+import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.handler.codec.ByteToMessageDecoder;
+import io.weir.handler.codec.WritabilityInputPause;
 import io.weir.handler.codec.http.websocketx.internal.Utf8Validator;
 import io.weir.handler.codec.http.websocketx.internal.WebSocketMasking;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +33,12 @@ import java.util.List;
  *     {@link WebSocketConfig#maxFragmentsPerMessage()} frames, detected from the header before the payload is
  *     buffered.</li>
  * </ul>
+ *
+ * <h2>Backpressure</h2>
+ * While the channel is not writable (the peer does not read what is sent to it, an echo's answers above all) no
+ * further frame is decoded and auto-read is off, as {@code HttpServerCodec} does for requests: the bytes stay in
+ * the socket (on HTTP/2, in the peer's closed window) and nothing queues without bound. Decoding and reading resume
+ * when the channel is writable again. A frame whose header was read is still completed.
  *
  * <h2>Buffers</h2>
  * A frame is emitted once its whole payload has arrived. Masked payloads are unmasked in place as their bytes
@@ -68,6 +76,10 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
     private int messageFragments;
     /** A violation found while decoding, acted on once the frames before it are passed on. */
     private WebSocketProtocolException pendingFailure;
+    /** No frame is decoded while the channel is unwritable. */
+    private final WritabilityInputPause pause = new WritabilityInputPause();
+    private final Runnable resumeTask = this::resume;
+    private ChannelHandlerContext ctx;
 
     /**
      * A decoder for a server ({@code expectMaskedFrames}: every frame from a client must be masked) or a client
@@ -93,6 +105,9 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         for (;;) {
             if (state == HEADER) {
+                if (pause.isPaused() || in.isReadable() && !ctx.channel().isWritable() && pause(ctx)) {
+                    return;
+                }
                 if (!readHeader(ctx, in)) {
                     return;
                 }
@@ -332,6 +347,52 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
         return false;
     }
 
+    private boolean pause(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        pause.pause(ctx);
+        return true;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (pause.isPaused()) {
+            // Not the base class's: it would ask for another read while a partial frame waits, and the bytes
+            // would pile up undecoded while the peer does not read.
+            ctx.fireChannelReadComplete();
+            return;
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        pause.scheduleResume(ctx, resumeTask);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        if (!pause.holdRead()) {
+            ctx.read();
+        }
+    }
+
+    /** On the event loop once the channel is writable again: decodes the frames kept, then reads on. */
+    private void resume() {
+        ChannelHandlerContext ctx = this.ctx;
+        if (ctx.isRemoved() || !pause.beginResume(ctx)) {
+            return;
+        }
+        try {
+            channelRead(ctx, Unpooled.EMPTY_BUFFER);
+            channelReadComplete(ctx);
+        } catch (Throwable t) {
+            ctx.fireExceptionCaught(t);
+            return;
+        }
+        pause.endResume(ctx);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         super.channelRead(ctx, msg);
@@ -339,6 +400,30 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
         if (cause != null) {
             pendingFailure = null;
             failConnection(ctx, cause);
+        }
+    }
+
+    /**
+     * A buffer could not be allocated while decoding (direct memory or the pool ran out): the frames read so far
+     * cannot be trusted to be whole, so this connection ends with close code 1011 (RFC 6455 §7.4.1), and no
+     * further byte is decoded. Other connections are not touched. Anything else is passed on.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (!(cause instanceof OutOfMemoryError) || state == FAILED) {
+            ctx.fireExceptionCaught(cause);
+            return;
+        }
+        state = FAILED;
+        if (!ctx.channel().isActive()) {
+            ctx.close();
+            return;
+        }
+        try {
+            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.INTERNAL_SERVER_ERROR,
+                    "out of memory")).addListener(ChannelFutureListener.CLOSE);
+        } catch (OutOfMemoryError again) {
+            ctx.close();
         }
     }
 

@@ -95,4 +95,13 @@ public interface Http2FrameListener {
      */
     default void onUnknownFrame(int frameType, int streamId, int flags, ByteBuf payload) throws Http2Exception {
     }
+
+    /**
+     * Asked before each frame is parsed: true makes {@link Http2FrameReader#read} return at once, leaving the next
+     * frame's bytes unread in the buffer, so that a connection whose output is not draining takes no more work from
+     * its peer until it is. The default never pauses.
+     */
+    default boolean pauseBeforeNextFrame() {
+        return false;
+    }
 }

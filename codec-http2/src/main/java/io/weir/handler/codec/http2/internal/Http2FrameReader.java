@@ -175,7 +175,9 @@ public final class Http2FrameReader implements AutoCloseable {
 
     /**
      * Parses every complete frame in {@code in}'s readable bytes, calling the listener for each, and advances the
-     * reader index past them. The caller keeps ownership of {@code in}.
+     * reader index past them; stops early, at a frame boundary, when the listener
+     * {@linkplain Http2FrameListener#pauseBeforeNextFrame() asks to pause}. The caller keeps ownership of {@code in}
+     * and feeds the bytes left in it again later.
      *
      * @throws Http2Exception a connection error (the reader is then failed) or a stream error (the frame was
      *         consumed; reading may go on)
@@ -191,7 +193,7 @@ public final class Http2FrameReader implements AutoCloseable {
             }
             for (;;) {
                 if (payloadLength == NO_FRAME) {
-                    if (in.readableBytes() < FRAME_HEADER_LENGTH_BYTES) {
+                    if (in.readableBytes() < FRAME_HEADER_LENGTH_BYTES || listener.pauseBeforeNextFrame()) {
                         return;
                     }
                     readFrameHeader(in);

@@ -309,8 +309,10 @@ public final class Http2FrameWriter {
             debugData.release();
             throw e;
         }
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + GOAWAY_MIN_PAYLOAD_BYTES + debugLength);
+        ByteBuf out;
         try {
+            // Inside the try: a failed allocation (out of memory) still releases the debug data we own.
+            out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + GOAWAY_MIN_PAYLOAD_BYTES + debugLength);
             writeFrameHeader(out, GOAWAY_MIN_PAYLOAD_BYTES + debugLength, GOAWAY, 0, 0);
             out.writeInt(lastStreamId);
             out.writeInt((int) errorCode);
