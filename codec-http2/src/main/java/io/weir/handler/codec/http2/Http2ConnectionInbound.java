@@ -263,9 +263,9 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             }
             return;
         }
-        if (!c.resets.tryRecord()) {
-            throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + c.resets.maxEvents()
-                    + " streams reset within " + c.config.resetWindowMillis + " ms (Rapid Reset)");
+        Http2Exception tooMany = c.recordReset();
+        if (tooMany != null) {
+            throw tooMany;
         }
         stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
         c.ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));

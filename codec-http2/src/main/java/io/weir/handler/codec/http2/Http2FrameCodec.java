@@ -618,12 +618,29 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     /** Counts a reset; on too many, ends the connection (ENHANCE_YOUR_CALM) and returns false. */
     private boolean countReset() {
-        if (resets.tryRecord()) {
+        Http2Exception tooMany = recordReset();
+        if (tooMany == null) {
             return true;
         }
-        connectionFailed(connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + resets.maxEvents()
-                + " streams reset within " + config.resetWindowMillis + " ms (Rapid Reset / MadeYouReset)"));
+        connectionFailed(tooMany);
         return false;
+    }
+
+    /**
+     * Records a reset, received or sent, against this connection's limit and the shared budget if there is one;
+     * the connection error to end with when either is spent, null otherwise.
+     */
+    Http2Exception recordReset() {
+        if (!resets.tryRecord()) {
+            return connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + resets.maxEvents()
+                    + " streams reset within " + config.resetWindowMillis + " ms (Rapid Reset / MadeYouReset)");
+        }
+        Http2ResetBudget shared = config.sharedResetBudget;
+        if (shared != null && !shared.tryRecord(System.nanoTime())) {
+            return connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + shared.maxResets()
+                    + " streams reset within " + shared.windowMillis() + " ms across connections (Rapid Reset)");
+        }
+        return null;
     }
 
     /** Tracks an unwritten control-frame answer; too many end the connection. */

@@ -33,6 +33,7 @@ public final class Http2FrameCodecBuilder {
     private long idleTimeoutMillis;
     private long streamReadTimeoutMillis;
     private long minBodyRateBytesPerSecond;
+    Http2ResetBudget sharedResetBudget;
     Ticker ticker;
 
     private Http2FrameCodecBuilder(boolean server) {
@@ -255,6 +256,16 @@ public final class Http2FrameCodecBuilder {
     /** The minimum body rate in octets per second, 0 when disabled. */
     public long minBodyRate() {
         return minBodyRateBytesPerSecond;
+    }
+
+    /**
+     * A reset budget this connection shares with others (a server's), checked beside its own
+     * {@linkplain #maxResetsPerWindow limit}: against Rapid Reset spread over many connections, each under its own
+     * limit. None by default.
+     */
+    public Http2FrameCodecBuilder sharedResetBudget(Http2ResetBudget budget) {
+        this.sharedResetBudget = Objects.requireNonNull(budget, "budget");
+        return this;
     }
 
     /** The idle timeout in milliseconds, 0 when disabled. */
