@@ -39,6 +39,8 @@ final class Http2Attacker implements AutoCloseable {
     /** DATA octets written. */
     final AtomicLong dataWritten = new AtomicLong();
     private final Object windowOpened = new Object();
+    /** Set when the reader saw the connection end (the server closed it, or reset it). */
+    private volatile boolean readerEnded;
 
     /**
      * Connects with a small receive buffer, so that a peer that reads nothing makes the server's socket back up
@@ -107,6 +109,11 @@ final class Http2Attacker implements AutoCloseable {
                 }
             } catch (IOException e) {
                 // closed: the test is over, or the server ended the connection
+            } finally {
+                readerEnded = true;
+                synchronized (windowOpened) {
+                    windowOpened.notifyAll();
+                }
             }
         }, "h2-attacker-reader");
         reader.setDaemon(true);
@@ -121,6 +128,11 @@ final class Http2Attacker implements AutoCloseable {
         synchronized (windowOpened) {
             windowOpened.wait(Math.max(1, millis));
         }
+    }
+
+    /** Whether the reader started by {@link #readWindowUpdates} saw the connection end. */
+    boolean readerEnded() {
+        return readerEnded;
     }
 
     /** A HEADERS frame of HPACK literals without indexing ({@code nameValues}: name, value, ...). */
