@@ -62,14 +62,16 @@ public final class WebSocketRoute {
             """;
     private static final byte[] PAGE_BYTES = PAGE.getBytes(StandardCharsets.UTF_8);
     private static final Echo ECHO = new Echo();
+    /** One configuration for every connection's upgrade handler (neither is changed once built). */
+    private static final WebSocketConfig CONFIG = new WebSocketConfig().setMaxMessageBytes(MAX_MESSAGE_BYTES);
+    private static final PerMessageDeflateConfig DEFLATE = new PerMessageDeflateConfig();
 
     private WebSocketRoute() {
     }
 
     /** The upgrade handler for {@link #PATH}: one per connection (it keeps the connection's WebSocket state). */
     public static ChannelHandler newUpgradeHandler() {
-        return new WebSocketServerProtocolHandler(PATH, new WebSocketConfig().setMaxMessageBytes(MAX_MESSAGE_BYTES))
-                .compression(new PerMessageDeflateConfig());
+        return new WebSocketServerProtocolHandler(PATH, CONFIG).compression(DEFLATE);
     }
 
     /**

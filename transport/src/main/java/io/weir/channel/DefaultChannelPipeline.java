@@ -20,11 +20,18 @@ import java.util.Objects;
  */
 final class DefaultChannelPipeline implements ChannelPipeline {
     private static final LoopLogger LOGGER = LoopLogger.of(DefaultChannelPipeline.class);
-    private static final ClassValue<String> NAME_BASES = new ClassValue<>() {
+    /** Generated names shared by every pipeline: "SimpleName#0" to "#3" per handler class. */
+    private static final int CACHED_NAMES = 4;
+    private static final ClassValue<String[]> NAMES = new ClassValue<>() {
         @Override
-        protected String computeValue(Class<?> type) {
+        protected String[] computeValue(Class<?> type) {
             String simple = type.getSimpleName();
-            return (simple.isEmpty() ? type.getName() : simple) + '#';
+            String base = (simple.isEmpty() ? type.getName() : simple) + '#';
+            String[] names = new String[CACHED_NAMES];
+            for (int i = 0; i < CACHED_NAMES; i++) {
+                names[i] = base + i;
+            }
+            return names;
         }
     };
 
@@ -62,9 +69,10 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
     private String filterName(String name, ChannelHandler handler) {
         if (name == null) {
-            String base = NAME_BASES.get(handler.getClass());
+            String[] cached = NAMES.get(handler.getClass());
             for (int i = 0;; i++) {
-                String candidate = base + i;
+                // The first few names of a class are shared strings: a generated name costs a connection nothing.
+                String candidate = i < CACHED_NAMES ? cached[i] : cached[0].substring(0, cached[0].length() - 1) + i;
                 if (context0(candidate) == null) {
                     return candidate;
                 }
@@ -79,12 +87,9 @@ final class DefaultChannelPipeline implements ChannelPipeline {
     private DefaultChannelHandlerContext newContext(String name, ChannelHandler handler) {
         Objects.requireNonNull(handler, "handler");
         NonSharableHandlers.claim(handler);
-        try {
-            return new DefaultChannelHandlerContext(this, filterName(name, handler), handler);
-        } catch (RuntimeException e) {
-            NonSharableHandlers.release(handler);
-            throw e;
-        }
+        DefaultChannelHandlerContext ctx = new DefaultChannelHandlerContext(this, filterName(name, handler), handler);
+        NonSharableHandlers.claimed(ctx);
+        return ctx;
     }
 
     /** Links {@code ctx} between {@code prev} and {@code prev.next}; forward links are published last. */
@@ -264,13 +269,9 @@ final class DefaultChannelPipeline implements ChannelPipeline {
                 throw new NoSuchElementException("handler already removed: " + old.name());
             }
             NonSharableHandlers.claim(newHandler);
-            try {
-                String name = newName != null && newName.equals(old.name()) ? newName : filterName(newName, newHandler);
-                ctx = new DefaultChannelHandlerContext(this, name, newHandler);
-            } catch (RuntimeException e) {
-                NonSharableHandlers.release(newHandler);
-                throw e;
-            }
+            String name = newName != null && newName.equals(old.name()) ? newName : filterName(newName, newHandler);
+            ctx = new DefaultChannelHandlerContext(this, name, newHandler);
+            NonSharableHandlers.claimed(ctx);
             DefaultChannelHandlerContext prev = old.prev;
             DefaultChannelHandlerContext next = old.next;
             ctx.prev = prev;

@@ -1,23 +1,34 @@
 package io.weir.channel;
 
-import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The non-{@linkplain ChannelHandler.Sharable sharable} handler instances currently in some pipeline, so a
- * second add of the same instance anywhere fails. Handlers are held weakly and by identity: a handler in a
- * channel that is dropped without being closed does not stay reachable from here. Thread-safe.
+ * Catches a non-{@linkplain ChannelHandler.Sharable sharable} handler instance added to a second pipeline while
+ * it is in one: the usual slip is one instance kept in a field and added to every connection's pipeline.
+ *
+ * <p>Per handler class, it remembers the context of the instance added last; adding that same instance again
+ * while its context is in a pipeline fails. Nothing is kept per connection (a registry of every live handler
+ * would cost each connection a weak reference and a map node per handler, over half a kilobyte on a server
+ * pipeline, and a shared map update per add), so the check covers the same instance added twice in a row, not
+ * an instance re-added after another instance of its class. The context is remembered weakly: a pipeline dropped
+ * without being closed is not kept reachable from here. Thread-safe; two adds of one instance racing on two
+ * loops may both pass.
  */
 final class NonSharableHandlers {
-    private static final ConcurrentHashMap<IdentityKey, Boolean> IN_USE = new ConcurrentHashMap<>();
-    private static final ReferenceQueue<ChannelHandler> COLLECTED = new ReferenceQueue<>();
     private static final ClassValue<Boolean> SHARABLE = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
             return type.isAnnotationPresent(ChannelHandler.Sharable.class);
         }
     };
+    private static final ClassValue<AtomicReference<WeakReference<DefaultChannelHandlerContext>>> LAST_ADDED =
+            new ClassValue<>() {
+                @Override
+                protected AtomicReference<WeakReference<DefaultChannelHandlerContext>> computeValue(Class<?> type) {
+                    return new AtomicReference<>();
+                }
+            };
 
     private NonSharableHandlers() {
     }
@@ -27,58 +38,40 @@ final class NonSharableHandlers {
     }
 
     /**
-     * Records that {@code handler} is being added to a pipeline.
+     * Checks that {@code handler} may be added to a pipeline.
      *
-     * @throws ChannelPipelineException if it is not sharable and already in a pipeline
+     * @throws ChannelPipelineException if it is not sharable and is, as its class's last added instance, still in
+     *         a pipeline
      */
     static void claim(ChannelHandler handler) {
         if (isSharable(handler)) {
             return;
         }
-        expungeCollected();
-        if (IN_USE.putIfAbsent(new IdentityKey(handler, COLLECTED), Boolean.TRUE) != null) {
+        WeakReference<DefaultChannelHandlerContext> ref = LAST_ADDED.get(handler.getClass()).get();
+        DefaultChannelHandlerContext last = ref == null ? null : ref.get();
+        if (last != null && last.handler() == handler && !last.isRemoved()) {
             throw new ChannelPipelineException(handler.getClass().getName()
                     + " is not a @Sharable handler, so it cannot be added to a pipeline while it is in one");
         }
     }
 
+    /** Records that {@code ctx}'s handler, which passed {@link #claim}, is now in a pipeline. */
+    static void claimed(DefaultChannelHandlerContext ctx) {
+        if (!isSharable(ctx.handler())) {
+            LAST_ADDED.get(ctx.handler().getClass()).set(new WeakReference<>(ctx));
+        }
+    }
+
     /** Records that {@code handler} left its pipeline. */
     static void release(ChannelHandler handler) {
-        if (!isSharable(handler)) {
-            IN_USE.remove(new IdentityKey(handler, null));
+        if (isSharable(handler)) {
+            return;
         }
-    }
-
-    private static void expungeCollected() {
-        Object ref;
-        while ((ref = COLLECTED.poll()) != null) {
-            IN_USE.remove(ref);
-        }
-    }
-
-    private static final class IdentityKey extends WeakReference<ChannelHandler> {
-        private final int hash;
-
-        IdentityKey(ChannelHandler handler, ReferenceQueue<ChannelHandler> queue) {
-            super(handler, queue);
-            hash = System.identityHashCode(handler);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (o == this) {
-                return true;
-            }
-            if (!(o instanceof IdentityKey other) || other.hash != hash) {
-                return false;
-            }
-            ChannelHandler mine = get();
-            return mine != null && mine == other.get();
+        AtomicReference<WeakReference<DefaultChannelHandlerContext>> last = LAST_ADDED.get(handler.getClass());
+        WeakReference<DefaultChannelHandlerContext> ref = last.get();
+        DefaultChannelHandlerContext ctx = ref == null ? null : ref.get();
+        if (ctx != null && ctx.handler() == handler) {
+            last.compareAndSet(ref, null);
         }
     }
 }

@@ -46,6 +46,16 @@ import java.util.Objects;
  * kernel has sent what it holds or the linger time ran out.
  */
 public final class EpollSocketChannel extends AbstractEpollStreamChannel {
+    /** The socket options this channel reads and writes through the socket; one array for every channel. */
+    private static final ChannelOption<?>[] SOCKET_OPTIONS = {
+        ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
+        ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER, ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS,
+        EpollChannelOption.SO_REUSEPORT, EpollChannelOption.TCP_QUICKACK, EpollChannelOption.TCP_CORK,
+        EpollChannelOption.TCP_NOTSENT_LOWAT, EpollChannelOption.TCP_USER_TIMEOUT,
+        EpollChannelOption.TCP_KEEPIDLE, EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT,
+        EpollChannelOption.TCP_FASTOPEN_CONNECT, EpollChannelOption.IP_TRANSPARENT,
+        EpollChannelOption.IP_FREEBIND, EpollChannelOption.SO_BUSY_POLL
+    };
     private static final ChannelMetadata METADATA =
             new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
 
@@ -71,13 +81,7 @@ public final class EpollSocketChannel extends AbstractEpollStreamChannel {
     private EpollSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
         super(parent, checkCompatible(eventLoop, socket), socket, active);
         this.config = new EpollChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
-                ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER, ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS,
-                EpollChannelOption.SO_REUSEPORT, EpollChannelOption.TCP_QUICKACK, EpollChannelOption.TCP_CORK,
-                EpollChannelOption.TCP_NOTSENT_LOWAT, EpollChannelOption.TCP_USER_TIMEOUT,
-                EpollChannelOption.TCP_KEEPIDLE, EpollChannelOption.TCP_KEEPINTVL, EpollChannelOption.TCP_KEEPCNT,
-                EpollChannelOption.TCP_FASTOPEN_CONNECT, EpollChannelOption.IP_TRANSPARENT,
-                EpollChannelOption.IP_FREEBIND, EpollChannelOption.SO_BUSY_POLL);
+                SOCKET_OPTIONS);
         try {
             socket.setTcpNoDelay(true);
         } catch (IOException e) {

@@ -37,6 +37,11 @@ import java.nio.channels.spi.SelectorProvider;
  * kernel has sent what it holds or the linger time ran out.
  */
 public class NioSocketChannel extends AbstractNioByteChannel implements DuplexChannel {
+    /** The socket options this channel reads and writes through the socket; one array for every channel. */
+    private static final ChannelOption<?>[] SOCKET_OPTIONS = {
+        ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
+        ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER, ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS
+    };
     private static final ChannelMetadata METADATA =
             new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
 
@@ -73,8 +78,7 @@ public class NioSocketChannel extends AbstractNioByteChannel implements DuplexCh
         super(parent, eventLoop, socket);
         this.ch = socket;
         this.config = new NioChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
-                ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER, ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS);
+                SOCKET_OPTIONS);
         try {
             socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
         } catch (IOException | UnsupportedOperationException e) {

@@ -102,7 +102,8 @@ public final class HttpServerCodec implements ChannelHandler {
     private final RequestDecoder decoder;
     private final ResponseEncoder encoder = new ResponseEncoder();
     /** Methods of the requests passed on whose responses have not begun, oldest first. */
-    private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>();
+    /** Sized for a few pipelined requests; it grows with a pipelining client (capped by maxPendingRequests). */
+    private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>(4);
     private HttpMethod respondingTo;
     private long requestsPassed;
     private long responsesDone;
