@@ -329,8 +329,6 @@ public final class HttpServer implements AutoCloseable {
                         }
                     })
                     .bind(localAddress).sync().channel();
-            // See EchoServer.start: once a task queued now ran, the acceptor is in place.
-            bound.eventLoop().submit(() -> { }).sync();
             connectionLimit = limit;
             channel = bound;
             return bound;
@@ -381,7 +379,6 @@ public final class HttpServer implements AutoCloseable {
                         }
                     })
                     .bind(localAddress).sync().channel();
-            bound.eventLoop().submit(() -> { }).sync();
             tlsChannel = bound;
             return bound;
         }

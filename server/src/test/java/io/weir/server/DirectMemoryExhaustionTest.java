@@ -67,10 +67,17 @@ class DirectMemoryExhaustionTest {
     void directMemoryExhaustionFailsOnlyTheGreedyConnection(String transport) throws Exception {
         stderr = Files.createTempFile("weir-direct-exhaustion", ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "-Xmx256m",
-                "-XX:MaxDirectMemorySize=8m", "-Dio.weir.eventLoopThreads=1", "--enable-native-access=ALL-UNNAMED",
-                HttpServer.class.getName(), "--port", "0", "--tls-port", "off", "--transport", transport)
-                .redirectError(stderr.toFile()).start();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "-Xmx256m", "-XX:MaxDirectMemorySize=8m", "-Dio.weir.eventLoopThreads=1",
+                "--enable-native-access=ALL-UNNAMED"));
+        if (Runtime.version().feature() >= 23) {
+            // Without Unsafe (off by default from JDK 24) direct buffers cannot be freed at once, so the allocator
+            // prefers heap buffers and direct memory is never short: the attack needs the direct, pooled path.
+            command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "-Dio.weir.tryUnsafe=true"));
+        }
+        command.addAll(List.of(HttpServer.class.getName(), "--port", "0", "--tls-port", "off", "--transport",
+                transport));
+        child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), awaitPort(child));
 
         Socket kept = new Socket();

@@ -202,9 +202,12 @@ public abstract class AbstractBootstrap<B extends AbstractBootstrap<B, C>, C ext
             }
             // Later, not from inside the registration: its listeners run before channelRegistered fires and
             // before the pipeline looks at isActive(), so a bind from here would make channelActive fire early
-            // (before the handlers that registration tasks add) and twice.
-            channel.eventLoop().execute(() ->
-                    channel.bind(address, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE));
+            // (before the handlers that registration tasks add) and twice. And two hops later, not one: the tasks
+            // that channelRegistered queues (ServerBootstrap's acceptor above all) are queued after this one, and
+            // must have run before the bind, so that a completed bind means a listening socket whose handlers are
+            // all in place: a connection made the instant it completes is served.
+            channel.eventLoop().execute(() -> channel.eventLoop().execute(() ->
+                    channel.bind(address, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE)));
         });
         return promise;
     }

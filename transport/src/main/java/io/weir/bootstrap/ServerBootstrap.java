@@ -38,6 +38,10 @@ import java.util.Objects;
  * itself stops accepting for a back-off and resumes (see {@code io.weir.channel.internal.AcceptBackoff}: 10 ms
  * doubling up to 1 s), so the loop neither spins on the error nor stays deaf longer than needed.
  *
+ * <p><b>Bind means ready.</b> When the future of {@link #bind} completes successfully, the acceptor and the
+ * {@linkplain #handler handler} are in the server's pipeline: a connection made the instant it completes is
+ * accepted and gets the child handler, on every transport. No task needs queueing on the server's loop first.
+ *
  * <p>See {@link AbstractBootstrap} for threading.
  */
 public final class ServerBootstrap extends AbstractBootstrap<ServerBootstrap, ServerChannel> {

@@ -61,10 +61,6 @@ public final class ChatServer implements AutoCloseable {
                     .channel(Transports.serverChannel(group))
                     .childHandler(new ChatPipeline(handler))
                     .bind(localAddress).sync().channel();
-            // ServerBootstrap adds the handler that takes accepted connections in a task it queues on the server
-            // channel's loop at registration, so a connection accepted before that task ran would be closed
-            // unserved; a task queued now runs after it, so once it ran every later connection is served.
-            bound.eventLoop().submit(() -> { }).sync();
             channel = bound;
             return bound;
         }

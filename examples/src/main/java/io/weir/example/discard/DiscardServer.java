@@ -68,10 +68,6 @@ public final class DiscardServer implements AutoCloseable {
                     .channel(Transports.serverChannel(group))
                     .childHandler(new DiscardServerHandler(bytesReceived))
                     .bind(localAddress).sync().channel();
-            // ServerBootstrap adds the handler that takes accepted connections in a task it queues on the server
-            // channel's loop at registration, so a connection accepted before that task ran would be closed
-            // unserved; a task queued now runs after it, so once it ran every later connection is served.
-            bound.eventLoop().submit(() -> { }).sync();
             // The report runs on the listening channel's loop, so it needs no thread of its own, and stops with it.
             ScheduledFuture<?> reporting = bound.eventLoop().scheduleAtFixedRate(new ThroughputReport(),
                     REPORT_INTERVAL_SECONDS, REPORT_INTERVAL_SECONDS, TimeUnit.SECONDS);

@@ -82,7 +82,6 @@ final class ExampleServerFixture implements AutoCloseable {
                     }
                 })
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
-        server.eventLoop().submit(() -> { }).sync();
         address = (InetSocketAddress) server.localAddress();
     }
 

@@ -184,6 +184,22 @@ abstract class AbstractTransportScenarioTest {
         };
     }
 
+    @Test
+    void aConnectionMadeTheInstantBindCompletesIsServed() throws Exception {
+        // ServerBootstrap's guarantee: a completed bind means the acceptor is in place. Many rounds, since a race
+        // between the bind and the acceptor's installation would lose only some of them.
+        for (int round = 0; round < 50; round++) {
+            Channel server = bind(server(new EchoHandler()));
+            Collector collector = new Collector(1);
+            Channel client = connect(client(collector), server.localAddress());
+            client.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {(byte) round}));
+            assertThat(collector.done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("round %d", round)
+                    .containsExactly((byte) round);
+            client.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            server.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
     private void echo(byte[] data, int chunk) throws Exception {
         Channel server = bind(server(new EchoHandler()));
         Collector collector = new Collector(data.length);

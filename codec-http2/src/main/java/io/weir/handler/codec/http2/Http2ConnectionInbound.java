@@ -7,6 +7,7 @@ import io.weir.buffer.ByteBuf;
 import io.weir.handler.codec.http2.internal.Http2FrameListener;
 import io.weir.handler.codec.http2.internal.Http2Frames;
 import io.weir.handler.codec.http2.internal.Http2StreamState;
+import io.weir.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -173,6 +174,9 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             throw e;
         }
         Http2Exception malformed = c.extendedConnect.checkReceived(streamId, headers);
+        if (malformed == null && c.server) {
+            malformed = checkAuthority(streamId, headers);
+        }
         if (malformed != null) {
             c.rememberClosed(streamId, true);
             throw malformed;
@@ -465,5 +469,41 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     @Override
     public boolean pauseBeforeNextFrame() {
         return c.pauseBeforeNextFrame();
+    }
+
+    private static final AsciiString HOST = AsciiString.cached("host");
+
+    /**
+     * A request's authority (RFC 9113 §8.3.1, RFC 9110 §7.2): a Host field that names another authority than
+     * {@code :authority}, two Host fields, or neither for an {@code http} or {@code https} request (a CONNECT names
+     * its target in {@code :authority}, checked with the pseudo-headers) make the request malformed; null when it
+     * is well formed.
+     */
+    private static Http2Exception checkAuthority(int streamId, Http2Headers headers) {
+        CharSequence host = null;
+        for (int i = 0; i < headers.size(); i++) {
+            if (HOST.contentEquals(headers.name(i))) {
+                if (host != null) {
+                    return malformedAuthority(streamId, "two Host fields");
+                }
+                host = headers.value(i);
+            }
+        }
+        CharSequence authority = headers.authority();
+        if (authority != null && host != null && !AsciiString.contentEqualsIgnoreCase(authority, host)) {
+            return malformedAuthority(streamId, "Host \"" + host + "\" differs from :authority \"" + authority + '"');
+        }
+        CharSequence scheme = headers.scheme();
+        if (authority == null && host == null && scheme != null
+                && (AsciiString.contentEqualsIgnoreCase(scheme, "http")
+                || AsciiString.contentEqualsIgnoreCase(scheme, "https"))) {
+            return malformedAuthority(streamId, "neither :authority nor Host in an " + scheme + " request");
+        }
+        return null;
+    }
+
+    private static Http2Exception malformedAuthority(int streamId, String problem) {
+        return streamError(streamId, Http2Error.PROTOCOL_ERROR, "malformed request on stream " + streamId + ": "
+                + problem + " (RFC 9113 §8.3.1)");
     }
 }

@@ -321,15 +321,14 @@ public final class HpackDecoder {
         AsciiString name;
         int staticIndex = 0;
         if (nameIndex == 0) {
-            name = readString(connectionErrorListSize - listSize - HpackDynamicTable.ENTRY_OVERHEAD_BYTES);
+            name = readString(literalBudget(0));
         } else if (nameIndex <= HpackStaticTable.LENGTH) {
             name = HpackStaticTable.name(nameIndex);
             staticIndex = nameIndex;
         } else {
             name = (AsciiString) table.name(dynamicIndex(nameIndex));
         }
-        AsciiString value = readString(
-                connectionErrorListSize - listSize - HpackDynamicTable.ENTRY_OVERHEAD_BYTES - name.length());
+        AsciiString value = readString(literalBudget(name.length()));
         int tag = emit(name, value, staticIndex, false, 0);
         if (indexing) {
             table.add(name, 0, value, tag);
@@ -355,6 +354,12 @@ public final class HpackDecoder {
             throws Http2Exception {
         listSize += name.length() + value.length() + HpackDynamicTable.ENTRY_OVERHEAD_BYTES;
         count++;
+        if (malformedSection()) {
+            // Already malformed (RFC 9113 §8.1.1): the section is refused as such, however many fields follow.
+            // Nothing more is kept, and the block's size is bounded by the frame reader, so the fields left are
+            // decoded only to keep the HPACK context in step.
+            return 0;
+        }
         if (listSize > connectionErrorListSize) {
             throw listTooLarge();
         }
@@ -389,6 +394,21 @@ public final class HpackDecoder {
         }
         out.add(name, value);
         return tag != 0 ? tag : validator.lastTag();
+    }
+
+    /** Whether the section being decoded is already malformed (not merely too large). */
+    private boolean malformedSection() {
+        return streamFailure != null && !(streamFailure instanceof Http2HeaderListSizeException);
+    }
+
+    /**
+     * The decoded bytes the next string literal may have: what the header list can still take before the
+     * connection-error limit, less {@code nameLength}; unbounded once the section is malformed, since nothing is
+     * kept any more and the block itself is bounded by the frame reader.
+     */
+    private long literalBudget(int nameLength) {
+        return malformedSection() ? Long.MAX_VALUE
+                : connectionErrorListSize - listSize - HpackDynamicTable.ENTRY_OVERHEAD_BYTES - nameLength;
     }
 
     private Http2Exception listTooLarge() {
