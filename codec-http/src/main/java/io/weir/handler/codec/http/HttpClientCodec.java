@@ -29,6 +29,10 @@ import java.util.ArrayDeque;
  * {@link PrematureChannelClosureException} is passed to {@code exceptionCaught} after {@code channelInactive}; a
  * response cut short in its body ends with a failed {@link LastHttpContent} instead.
  *
+ * <h2>Host</h2>
+ * An HTTP/1.1 request written without a Host field gets one (RFC 9112 §3.2): the authority of an absolute-form
+ * target, a CONNECT's target, or the address the channel is connected to. A Host the application set is kept.
+ *
  * <h2>Threads</h2>
  * Called only on the channel's event loop. Keeps per-connection state: one instance per channel.
  */
@@ -76,8 +80,44 @@ public final class HttpClientCodec implements ChannelHandler {
         }
         if (msg instanceof HttpRequest req) {
             methods.add(req.method());
+            if (!req.protocolVersion().equals(HttpVersion.HTTP_1_0) && !req.headers().contains(HttpHeaderNames.HOST)) {
+                CharSequence host = hostFor(req, ctx.channel().remoteAddress());
+                if (host != null) {
+                    req.headers().set(HttpHeaderNames.HOST, host);
+                }
+            }
         }
         encoder.write(ctx, msg, promise);
+    }
+
+    /**
+     * The Host a request without one gets (RFC 9112 §3.2: every HTTP/1.1 request carries one, and servers, Weir's
+     * included, answer 400 without it): the authority of an absolute-form target, a CONNECT's target, or else the
+     * address the channel is connected to ({@code host:port}, the port left out when it is 80); null when none of
+     * them is known (a channel that is not an IP socket).
+     */
+    static CharSequence hostFor(HttpRequest req, java.net.SocketAddress remote) {
+        String uri = req.uri();
+        if (req.method().equals(HttpMethod.CONNECT)) {
+            return uri;
+        }
+        int scheme = uri.indexOf("://");
+        if (scheme > 0 && uri.charAt(0) != '/') {
+            int start = scheme + 3;
+            int end = start;
+            while (end < uri.length() && uri.charAt(end) != '/' && uri.charAt(end) != '?' && uri.charAt(end) != '#') {
+                end++;
+            }
+            String authority = uri.substring(start, end);
+            int at = authority.lastIndexOf('@');
+            return at >= 0 ? authority.substring(at + 1) : authority;
+        }
+        if (remote instanceof java.net.InetSocketAddress inet) {
+            String name = inet.getHostString();
+            String host = name.indexOf(':') >= 0 ? '[' + name + ']' : name;
+            return inet.getPort() == 80 ? host : host + ':' + inet.getPort();
+        }
+        return null;
     }
 
     @Override

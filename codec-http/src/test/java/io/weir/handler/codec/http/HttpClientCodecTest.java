@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.channel.embedded.EmbeddedChannel;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -114,5 +115,41 @@ class HttpClientCodecTest {
         assertThat(out.get(out.size() - 1)).isInstanceOf(LastHttpContent.class);
         release(out);
         assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void aRequestWithoutHostGetsTheAuthorityOfItsAbsoluteTarget() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpClientCodec());
+        ch.writeOutbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET,
+                "http://user@a.example:8080/x?y=1"));
+        assertThat(outbound(ch)).contains("\r\nhost: a.example:8080\r\n");
+        release(decode(ch, "HTTP/1.1 204 No Content\r\n\r\n"));
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void aRequestWithoutHostGetsTheAddressItIsSentTo() {
+        HttpRequest get = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/x");
+        assertThat(HttpClientCodec.hostFor(get, new InetSocketAddress("127.0.0.1", 8080)))
+                .hasToString("127.0.0.1:8080");
+        assertThat(HttpClientCodec.hostFor(get, new InetSocketAddress("127.0.0.1", 80))).hasToString("127.0.0.1");
+        assertThat(HttpClientCodec.hostFor(get, new InetSocketAddress("::1", 8443)))
+                .hasToString("[0:0:0:0:0:0:0:1]:8443");
+        assertThat(HttpClientCodec.hostFor(get, null)).as("no address known").isNull();
+        ((DefaultFullHttpRequest) get).release();
+    }
+
+    @Test
+    void aHostTheApplicationSetIsKeptAndHttp10IsLeftAlone() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpClientCodec());
+        DefaultFullHttpRequest withHost = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET,
+                "http://a.example/");
+        withHost.headers().set(HttpHeaderNames.HOST, "b.example");
+        ch.writeOutbound(withHost);
+        assertThat(outbound(ch)).contains("host: b.example\r\n").doesNotContain("a.example\r\n");
+        ch.writeOutbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.GET, "http://a.example/"));
+        assertThat(outbound(ch)).doesNotContainIgnoringCase("host:");
+        release(decode(ch, "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"));
+        ch.finishAndReleaseAll();
     }
 }

@@ -29,7 +29,8 @@ import java.util.List;
  *     still arriving (§8.1); a close reason that is not UTF-8. Compressed text messages are checked after
  *     inflation by the permessage-deflate decoder.</li>
  * <li>1009: a frame payload above {@link WebSocketConfig#maxFramePayloadBytes()}, a message above
- *     {@link WebSocketConfig#maxMessageBytes()} or made of more than
+ *     {@link WebSocketConfig#maxMessageBytes()} (a compressed one may exceed both by what deflate adds to data
+ *     that does not compress, 1/64 + 1 KiB: its inflated size is what the limit holds) or made of more than
  *     {@link WebSocketConfig#maxFragmentsPerMessage()} frames, detected from the header before the payload is
  *     buffered.</li>
  * </ul>
@@ -50,6 +51,10 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
     private static final byte PAYLOAD = 1;
     private static final byte FAILED = 2;
     private static final int NO_MESSAGE = -1;
+    /** Compressed sizes may exceed the limits by 1/64 ({@link #withDeflateAllowance}) ... */
+    private static final int DEFLATE_EXPANSION_DIVISOR = 64;
+    /** ... plus this many octets, for small messages whose expansion is mostly block headers. */
+    private static final int DEFLATE_EXPANSION_SLACK_BYTES = 1024;
 
     private final boolean expectMaskedFrames;
     private final int maxFramePayloadBytes;
@@ -122,6 +127,17 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
                 return;
             }
         }
+    }
+
+    /**
+     * The wire size allowed for a compressed message or frame whose inflated size {@code limit} bounds: a little
+     * more, since deflate expands what does not compress (5 octets per stored block of RFC 1951 §3.2.4, more when a
+     * compressor picks Huffman blocks for random data: 0.25% for 1 MiB from common clients). A message within the
+     * limit is not refused for its compressed form; its inflated size is still held to the limit by
+     * {@link PerMessageDeflateDecoder}.
+     */
+    static long withDeflateAllowance(long limit) {
+        return limit + limit / DEFLATE_EXPANSION_DIVISOR + DEFLATE_EXPANSION_SLACK_BYTES;
     }
 
     /** Reads and checks a frame header; false if more bytes are needed or the connection was failed. */
@@ -207,8 +223,11 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
                 return fail(ctx, in, WebSocketCloseStatus.PROTOCOL_ERROR, "reserved data opcode " + opcode);
             }
         }
-        if (length > maxFramePayloadBytes) {
-            return fail(ctx, in, new WebSocketTooBigException("frame payload", length, maxFramePayloadBytes));
+        boolean compressed = opcode < WebSocketOpcodes.CLOSE && ((rsv & WebSocketFrame.RSV1) != 0
+                || opcode == WebSocketOpcodes.CONTINUATION && messageCompressed);
+        long frameLimit = compressed ? withDeflateAllowance(maxFramePayloadBytes) : maxFramePayloadBytes;
+        if (length > frameLimit) {
+            return fail(ctx, in, new WebSocketTooBigException("frame payload", length, frameLimit));
         }
         if (opcode < WebSocketOpcodes.CLOSE) {
             if (opcode != WebSocketOpcodes.CONTINUATION) {
@@ -219,8 +238,9 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
                 utf8.reset();
             }
             messageBytes += length;
-            if (messageBytes > maxMessageBytes) {
-                return fail(ctx, in, new WebSocketTooBigException("message", messageBytes, maxMessageBytes));
+            long messageLimit = messageCompressed ? withDeflateAllowance(maxMessageBytes) : maxMessageBytes;
+            if (messageBytes > messageLimit) {
+                return fail(ctx, in, new WebSocketTooBigException("message", messageBytes, messageLimit));
             }
             if (++messageFragments > maxFragmentsPerMessage) {
                 return fail(ctx, in,
