@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DirectMemoryExhaustionTest {
     private static final int GREEDY_CONNECTIONS = 4;
     private static final int STREAMS = 100;
-    private static final int CHUNK_BYTES = 16_384;
     private static final int BODY_BYTES = 1 << 20;
     private static final long ATTACK_MILLIS = 20_000;
 
@@ -128,33 +126,7 @@ class DirectMemoryExhaustionTest {
         try {
             a.handshake();
             a.readWindowUpdates();
-            for (int s = 0; s < STREAMS; s++) {
-                a.headers(2 * s + 1, false, ":method", "POST", ":scheme", "http", ":authority", "localhost",
-                        ":path", "/echo", "content-length", Integer.toString(BODY_BYTES));
-            }
-            a.flush();
-            byte[] chunk = new byte[CHUNK_BYTES];
-            Arrays.fill(chunk, (byte) 'x');
-            int[] sent = new int[STREAMS];
-            while (System.nanoTime() - deadline < 0) {
-                if (a.readerEnded()) {
-                    return true;
-                }
-                boolean wrote = false;
-                for (int s = 0; s < STREAMS; s++) {
-                    int id = 2 * s + 1;
-                    if (sent[s] < BODY_BYTES && a.maySend(id, CHUNK_BYTES)) {
-                        sent[s] += CHUNK_BYTES;
-                        a.data(id, chunk, sent[s] == BODY_BYTES);
-                        wrote = true;
-                    }
-                }
-                a.flush();
-                if (!wrote) {
-                    a.awaitWindowUpdate(200);
-                }
-            }
-            return a.readerEnded();
+            return a.echoFlood(STREAMS, BODY_BYTES, deadline);
         } catch (IOException e) {
             return true; // the server reset or closed the connection
         } catch (InterruptedException e) {

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -27,6 +28,8 @@ final class Http2Attacker implements AutoCloseable {
     static final int SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
     /** RFC 9113 §6.9.2: the window every stream and the connection start with. */
     static final int DEFAULT_WINDOW = 65_535;
+    /** The DATA frame size of {@link #echoFlood}: RFC 9113 §4.2's default SETTINGS_MAX_FRAME_SIZE. */
+    static final int ECHO_CHUNK_BYTES = 16_384;
 
     final Socket socket;
     private final OutputStream out;
@@ -162,6 +165,45 @@ final class Http2Attacker implements AutoCloseable {
         streamWindows.addAndGet((streamId - 1) / 2, -payload.length);
         frame(DATA, endStream ? END_STREAM : 0, streamId, payload);
         dataWritten.addAndGet(payload.length);
+    }
+
+    /**
+     * Opens {@code streams} streams posting {@code bodyBytes} each to {@code /echo} and sends their bodies round
+     * robin in 16 KiB DATA frames, within the windows the server grants (it must {@link #readWindowUpdates}),
+     * never granting one, until the bodies are sent, {@code deadlineNanos} passes or the server ends the
+     * connection. Returns whether the server ended it.
+     *
+     * @throws IOException when a write fails (the server reset or closed the connection, or the test closed it)
+     */
+    boolean echoFlood(int streams, int bodyBytes, long deadlineNanos) throws IOException, InterruptedException {
+        for (int s = 0; s < streams; s++) {
+            headers(2 * s + 1, false, ":method", "POST", ":scheme", "http", ":authority", "localhost",
+                    ":path", "/echo", "content-type", "application/octet-stream",
+                    "content-length", Integer.toString(bodyBytes));
+        }
+        flush();
+        byte[] chunk = new byte[ECHO_CHUNK_BYTES];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        int[] sent = new int[streams];
+        while (System.nanoTime() - deadlineNanos < 0) {
+            if (readerEnded) {
+                return true;
+            }
+            boolean wrote = false;
+            for (int s = 0; s < streams; s++) {
+                int id = 2 * s + 1;
+                if (sent[s] < bodyBytes && maySend(id, ECHO_CHUNK_BYTES)) {
+                    sent[s] += ECHO_CHUNK_BYTES;
+                    data(id, chunk, sent[s] >= bodyBytes);
+                    wrote = true;
+                }
+            }
+            flush();
+            if (!wrote) {
+                awaitWindowUpdate(Math.min(200, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+            }
+        }
+        return readerEnded;
     }
 
     void flush() throws IOException {

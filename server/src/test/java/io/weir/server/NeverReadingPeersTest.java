@@ -58,7 +58,6 @@ class NeverReadingPeersTest {
     private static final int ECHO_CONNECTIONS = 20;
     private static final int ECHO_STREAMS = 100;
     private static final int BODY_BYTES = 1 << 20;
-    private static final int CHUNK_BYTES = 16_384;
     /** RFC 9113 §4.2: the SETTINGS_MAX_FRAME_SIZE every peer starts with. */
     private static final int DEFAULT_MAX_FRAME_BYTES = 16_384;
     /** Read buffers and cumulations of one connection, beyond the frames it holds. */
@@ -160,30 +159,7 @@ class NeverReadingPeersTest {
                 a.handshake();
             }
             a.readWindowUpdates();
-            for (int s = 0; s < ECHO_STREAMS; s++) {
-                a.headers(2 * s + 1, false, ":method", "POST", ":scheme", "http", ":authority", "localhost",
-                        ":path", "/echo", "content-type", "application/octet-stream",
-                        "content-length", Integer.toString(BODY_BYTES));
-            }
-            a.flush();
-            byte[] chunk = new byte[CHUNK_BYTES];
-            Arrays.fill(chunk, (byte) 'x');
-            int[] sent = new int[ECHO_STREAMS];
-            while (System.nanoTime() - deadline < 0) {
-                boolean wrote = false;
-                for (int s = 0; s < ECHO_STREAMS; s++) {
-                    int id = 2 * s + 1;
-                    if (sent[s] < BODY_BYTES && a.maySend(id, CHUNK_BYTES)) {
-                        sent[s] += CHUNK_BYTES;
-                        a.data(id, chunk, sent[s] == BODY_BYTES);
-                        wrote = true;
-                    }
-                }
-                a.flush();
-                if (!wrote) {
-                    a.awaitWindowUpdate(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                }
-            }
+            a.echoFlood(ECHO_STREAMS, BODY_BYTES, deadline);
         } catch (IOException | InterruptedException e) {
             // The server ended the connection or the test closed it: either ends this attacker.
         }

@@ -503,15 +503,7 @@ public final class HttpServerCodec implements ChannelHandler {
         rejected = true;
         rejectionAnswered = true;
         try {
-            FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.SERVICE_UNAVAILABLE, Unpooled.EMPTY_BUFFER);
-            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
-                    .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
-            ChannelPromise promise = ctx.newPromise();
-            promise.addListener(ChannelFutureListener.CLOSE);
-            respondingTo = null;
-            encoder.write(ctx, res, promise);
-            ctx.flush();
+            answerAndClose(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE);
         } catch (OutOfMemoryError again) {
             ctx.close();
         }
@@ -556,12 +548,18 @@ public final class HttpServerCodec implements ChannelHandler {
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(rejectionStatus), Unpooled.EMPTY_BUFFER);
+        answerAndClose(ctx, HttpResponseStatus.valueOf(rejectionStatus));
+    }
+
+    /**
+     * Writes the codec's own answer, {@code status} with {@code Connection: close} and no content, and closes once
+     * it is written, whether or not the write succeeds: the connection's input cannot be trusted any more.
+     */
+    private void answerAndClose(ChannelHandlerContext ctx, HttpResponseStatus status) throws Exception {
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER);
         res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
                 .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
         ChannelPromise promise = ctx.newPromise();
-        // Closed whether or not the write succeeds: the connection's input cannot be trusted any more.
         promise.addListener(ChannelFutureListener.CLOSE);
         respondingTo = null;
         encoder.write(ctx, res, promise);
