@@ -4,6 +4,8 @@ import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.ChannelShutdownEvent;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
 
 /**
@@ -96,7 +98,7 @@ public final class HttpClientCodec implements ChannelHandler {
      * address the channel is connected to ({@code host:port}, the port left out when it is 80); null when none of
      * them is known (a channel that is not an IP socket).
      */
-    static CharSequence hostFor(HttpRequest req, java.net.SocketAddress remote) {
+    static CharSequence hostFor(HttpRequest req, SocketAddress remote) {
         String uri = req.uri();
         if (req.method().equals(HttpMethod.CONNECT)) {
             return uri;
@@ -112,7 +114,7 @@ public final class HttpClientCodec implements ChannelHandler {
             int at = authority.lastIndexOf('@');
             return at >= 0 ? authority.substring(at + 1) : authority;
         }
-        if (remote instanceof java.net.InetSocketAddress inet) {
+        if (remote instanceof InetSocketAddress inet) {
             String name = inet.getHostString();
             String host = name.indexOf(':') >= 0 ? '[' + name + ']' : name;
             return inet.getPort() == 80 ? host : host + ':' + inet.getPort();

@@ -133,6 +133,10 @@ public final class Http2FrameCodec implements ChannelHandler {
     /** Recently closed streams remembered, so that frames still in flight get the right reaction. */
     private static final int RECENTLY_CLOSED = 64;
     private static final int MAX_DEBUG_DATA_CHARS = 256;
+    private static final System.Logger LOGGER = System.getLogger(Http2FrameCodec.class.getName());
+    /** Set once an allocation failure was logged: a JVM short of memory would otherwise log one per connection. */
+    private static final java.util.concurrent.atomic.AtomicBoolean ALLOCATION_FAILURE_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     final boolean server;
     final Http2FrameCodecBuilder config;
@@ -180,9 +184,6 @@ public final class Http2FrameCodec implements ChannelHandler {
     private long progressSentBytes;
     private long progressBacklogBytes;
     private final Runnable resumeTask = this::resumeInput;
-    private static final System.Logger LOGGER = System.getLogger(Http2FrameCodec.class.getName());
-    /** Set once an allocation failure was logged: a JVM short of memory would otherwise log one per connection. */
-    private static volatile boolean allocationFailureLogged;
     int goAwaySentLastStreamId = -1;
     int goAwayReceivedLastStreamId = -1;
     ChannelPromise closePromise;
@@ -493,8 +494,7 @@ public final class Http2FrameCodec implements ChannelHandler {
      * the JVM is logged once.
      */
     private void allocationFailed(OutOfMemoryError e) {
-        if (!allocationFailureLogged) {
-            allocationFailureLogged = true;
+        if (!ALLOCATION_FAILURE_LOGGED.get() && ALLOCATION_FAILURE_LOGGED.compareAndSet(false, true)) {
             try {
                 LOGGER.log(System.Logger.Level.WARNING, "closing HTTP/2 connection " + ctx.channel()
                         + ": a buffer could not be allocated (logged once)", e);
@@ -812,6 +812,9 @@ public final class Http2FrameCodec implements ChannelHandler {
             promise.tryFailure(new IllegalArgumentException("HEADERS without a stream (use newStream())"));
             return;
         }
+        if (socketBacklogOverHardLimit(promise)) {
+            return;
+        }
         long listLimit = remoteMaxHeaderListSize;
         if (listLimit != Long.MAX_VALUE) {
             long size = headerListSize(frame.headers());
@@ -884,7 +887,6 @@ public final class Http2FrameCodec implements ChannelHandler {
         ByteBuf block = ctx.alloc().buffer(128);
         encoder.encode(frame.headers(), block);
         writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
-        checkSocketBacklog();
         // A head we send (a 100 Continue above all) invites the body: the peer's read clock starts over.
         stream.lastReadNanos = ticker.nanoTime();
         stream.state = stream.state.onSend(Http2Frames.HEADERS, frame.endStream());
@@ -901,6 +903,10 @@ public final class Http2FrameCodec implements ChannelHandler {
                 || !stream.state.localMaySendData()) {
             frame.release();
             promise.tryFailure(new IllegalStateException("cannot send DATA on " + stream));
+            return;
+        }
+        if (socketBacklogOverHardLimit(promise)) {
+            frame.release();
             return;
         }
         if (frame.endStream()) {
@@ -922,7 +928,6 @@ public final class Http2FrameCodec implements ChannelHandler {
     void writeDataNow(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, ByteBuf data, int padding,
             boolean endStream, ChannelPromise promise) {
         writer.writeData(ctx, stream.id, data, padding, endStream, promise);
-        checkSocketBacklog();
         if (endStream) {
             stream.state = stream.state.onSend(Http2Frames.DATA, true);
             flow.updateWritability(stream);
@@ -998,15 +1003,21 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /**
-     * A handler writing on while the socket does not drain: once the backlog passes the hard limit the connection
-     * is closed (the peer is not reading; its GOAWAY is best effort).
+     * A handler writing on while the socket does not drain: a frame written while the channel is unwritable and
+     * the backlog is past the hard limit ends the connection (the peer is not reading; its GOAWAY is best effort)
+     * and fails {@code promise}. Checked where the application writes, not where flow control sends what it
+     * already accepted, so one large response written while the channel was writable is never cut.
      */
-    private void checkSocketBacklog() {
+    private boolean socketBacklogOverHardLimit(ChannelPromise promise) {
         io.weir.channel.Channel ch = ctx.channel();
-        if (!ch.isWritable() && !failed && socketBacklogBytes(ch) > config.outboundHardLimitBytes) {
-            connectionFailed(connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
-                    + config.outboundHardLimitBytes + " octets queued for a peer that does not read"));
+        if (ch.isWritable() || failed || socketBacklogBytes(ch) <= config.outboundHardLimitBytes) {
+            return false;
         }
+        Http2Exception e = connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
+                + config.outboundHardLimitBytes + " octets queued for a peer that does not read");
+        promise.tryFailure(e);
+        connectionFailed(e);
+        return true;
     }
 
     // ---------------------------------------------------------------- input backpressure

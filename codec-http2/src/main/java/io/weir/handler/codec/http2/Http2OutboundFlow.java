@@ -24,6 +24,11 @@ final class Http2OutboundFlow {
     long queuedBytes;
     /** Flow-controlled octets sent since the connection started: the write-progress clock's measure. */
     long sentBytes;
+    /**
+     * The connection window ran out and every stream waiting then was marked stalled; streams that join the line
+     * while it stays out are marked as they join. Cleared when DATA moves again.
+     */
+    private boolean connectionStalled;
 
     Http2OutboundFlow(Http2FrameCodec codec, Http2FrameWriter writer) {
         this.codec = codec;
@@ -37,11 +42,19 @@ final class Http2OutboundFlow {
         stream.pendingBytes += frame.flowControlledBytes();
         queuedBytes += frame.flowControlledBytes();
         if (!stream.queuedForWrite) {
-            stream.queuedForWrite = true;
-            ready.addLast(stream);
+            joinReady(stream);
         }
         writePending(ctx);
         updateWritability(stream);
+    }
+
+    /** Puts a stream with DATA to send in line; on a connection out of window, it is stalled from now. */
+    private void joinReady(DefaultHttp2FrameStream stream) {
+        stream.queuedForWrite = true;
+        ready.addLast(stream);
+        if (connectionStalled) {
+            markStalled(stream);
+        }
     }
 
     /** Queues trailers behind the stream's queued DATA (they cost no window). */
@@ -67,8 +80,7 @@ final class Http2OutboundFlow {
     /** After a WINDOW_UPDATE or a SETTINGS change: give a stream its turn again. */
     void streamWindowChanged(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream) {
         if (stream.hasPending() && !stream.queuedForWrite) {
-            stream.queuedForWrite = true;
-            ready.addLast(stream);
+            joinReady(stream);
         }
         writePending(ctx);
         updateWritability(stream);
@@ -96,9 +108,13 @@ final class Http2OutboundFlow {
             if (size > 0 && allowed <= 0) {
                 if (connectionWindow.available() <= 0) {
                     // Every stream waits for the connection window, so every one of them is stalled, not only
-                    // the one at the head of the line.
-                    for (DefaultHttp2FrameStream waiting : ready) {
-                        markStalled(waiting);
+                    // the one at the head of the line: marked once when the window runs out (later ones as they
+                    // join), not on every write while it stays out.
+                    if (!connectionStalled) {
+                        connectionStalled = true;
+                        for (DefaultHttp2FrameStream waiting : ready) {
+                            markStalled(waiting);
+                        }
                     }
                     return;
                 }
@@ -143,6 +159,7 @@ final class Http2OutboundFlow {
         stream.pendingBytes -= size;
         queuedBytes -= size;
         sentBytes += size;
+        connectionStalled = false;
         updateWritability(stream);
     }
 
