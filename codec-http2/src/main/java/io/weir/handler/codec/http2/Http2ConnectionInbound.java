@@ -139,8 +139,14 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                 return;
             }
             if (c.ids.isRemote(streamId) && streamId <= c.ids.lastRemoteStreamId()) {
-                // §5.1 closed: a new header section on a stream that ended is a connection STREAM_CLOSED.
-                throw connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + streamId);
+                if (c.recentlyClosed(streamId) == 0) {
+                    // §5.1 closed: a new header section on a stream that ended is a connection STREAM_CLOSED.
+                    throw connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + streamId);
+                }
+                // §5.1.1: a stream id below one the peer already opened, never used (or closed too long ago to be
+                // told apart from that): the peer broke the ordering rule, a connection PROTOCOL_ERROR.
+                throw connectionError(Http2Error.PROTOCOL_ERROR, "HEADERS on stream " + streamId
+                        + ", lower than stream " + c.ids.lastRemoteStreamId() + " already opened");
             }
             c.ids.acceptRemote(streamId); // throws the §5.1.1 PROTOCOL_ERROR
             return;

@@ -434,6 +434,33 @@ class Http2FrameCodecTest {
     }
 
     @Test
+    void headersOnALowerNeverOpenedStreamIdIsAProtocolError() {
+        // RFC 9113 §5.1.1: stream 5 opened, then HEADERS on stream 3, which the peer skipped.
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.headers(5, get("/"), false);
+            c.headers(3, get("/"), true);
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+        }
+    }
+
+    @Test
+    void headersOnAStreamThatEndedIsStreamClosed() {
+        // RFC 9113 §5.1: a stream opened and ended, then a new header section on it.
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, get("/"), true);
+            c.read();
+            Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+            c.channel.writeAndFlush(new Http2HeadersFrame(stream, new Http2Headers().status("204"), true));
+            assertThat(find(c.read(), HEADERS)).isNotNull();
+            c.headers(1, get("/"), true);
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.STREAM_CLOSED.code());
+        }
+    }
+
+    @Test
     void dataOnAnIdleStreamIsAConnectionError() {
         try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
             c.data(5, new byte[1], true);
