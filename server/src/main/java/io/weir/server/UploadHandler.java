@@ -69,7 +69,8 @@ public final class UploadHandler implements ChannelHandler {
     /** The largest body the limits could accept: declared lengths above it are refused before the body is sent. */
     private final long maxRequestBytes;
     private HttpPostRequestDecoder decoder;
-    private final StringBuilder parts = new StringBuilder();
+    /** The answer's part list while an upload is decoded; null otherwise, so idle connections do not carry it. */
+    private StringBuilder parts;
     /** Whether the request being read is one this handler already answered, so its content is dropped. */
     private boolean dropping;
 
@@ -169,7 +170,7 @@ public final class UploadHandler implements ChannelHandler {
             refuse(ctx, req, json(HttpResponseStatus.BAD_REQUEST, error(e.getMessage())));
             return;
         }
-        parts.setLength(0);
+        parts = new StringBuilder();
         if (expectation != null) {
             // Accepted: invite the body now rather than let the client wait (curl waits 1 s) for a silence.
             ctx.writeAndFlush(expectation);
@@ -252,7 +253,7 @@ public final class UploadHandler implements ChannelHandler {
     private void destroyDecoder() {
         HttpPostRequestDecoder d = decoder;
         decoder = null;
-        parts.setLength(0);
+        parts = null;
         if (d != null) {
             d.destroy();
         }

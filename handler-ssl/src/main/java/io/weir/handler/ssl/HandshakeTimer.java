@@ -42,8 +42,11 @@ final class HandshakeTimer {
 
     /** Cancels the timer, if it was started. */
     void cancel() {
-        if (timer != null) {
-            timer.cancel(false);
+        ScheduledFuture<?> t = timer;
+        if (t != null) {
+            // Not kept: a connection that stays open must not hold its finished handshake's task.
+            timer = null;
+            t.cancel(false);
         }
     }
 }

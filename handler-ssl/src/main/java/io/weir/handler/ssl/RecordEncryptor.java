@@ -5,6 +5,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.handler.ssl.internal.PendingPlaintext;
 import io.weir.handler.ssl.internal.TlsRecords;
+import io.weir.util.concurrent.FastThreadLocal;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import javax.net.ssl.SSLEngine;
@@ -24,8 +25,18 @@ final class RecordEncryptor {
     /** Engine buffers gathered per wrap: with 16 KiB records, 64 buffers of 256 bytes fill one. */
     private static final int MAX_WRAP_SOURCES = 64;
 
+    /**
+     * The engine's sources for one wrap, shared by every handler on the thread: filled and cleared within
+     * {@link #wrapRecord}, where nothing but the engine runs.
+     */
+    private static final FastThreadLocal<ByteBuffer[]> WRAP_SOURCES = new FastThreadLocal<>() {
+        @Override
+        protected ByteBuffer[] initialValue() {
+            return new ByteBuffer[MAX_WRAP_SOURCES];
+        }
+    };
+
     private final PendingPlaintext pending = new PendingPlaintext();
-    private final ByteBuffer[] wrapSources = new ByteBuffer[MAX_WRAP_SOURCES];
     private boolean heldUnwritable;
     private int recordBufferSize;
 
@@ -83,9 +94,15 @@ final class RecordEncryptor {
         if (pending.isEmpty() || pending.readableBytes() != 0) {
             return false;
         }
-        int done = pending.consume(0);
-        for (int i = 0; i < done; i++) {
-            pending.completed(i).trySuccess();
+        while (!pending.isEmpty() && pending.readableBytes() == 0) {
+            int done = pending.consume(0);
+            ChannelPromise[] promises = new ChannelPromise[done];
+            for (int i = 0; i < done; i++) {
+                promises[i] = pending.completed(i);
+            }
+            for (ChannelPromise p : promises) {
+                p.trySuccess();
+            }
         }
         return true;
     }
@@ -96,6 +113,7 @@ final class RecordEncryptor {
      * is then failed).
      */
     SSLEngineResult wrapRecord(ChannelHandlerContext ctx, SSLEngine engine, ByteBuf out) throws SSLException {
+        ByteBuffer[] wrapSources = WRAP_SOURCES.get();
         int sources = pending.fill(wrapSources, TlsRecords.MAX_PLAINTEXT_LENGTH);
         SSLEngineResult result;
         try {

@@ -116,6 +116,49 @@ class SslHandlerEmbeddedTest {
     }
 
     @Test
+    void moreEmptyWritesThanOneRecordGathersAreAllCompleted() throws Exception {
+        // 100 empty writes alone, then 100 ahead of data: more promises than one record's gather holds.
+        Pair p = new Pair(TlsTestSupport.client().build(), TlsTestSupport.server().build());
+        p.handshake();
+        List<ChannelFuture> writes = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            writes.add(p.client.write(Unpooled.EMPTY_BUFFER));
+        }
+        p.client.flush();
+        for (int i = 0; i < 100; i++) {
+            writes.add(p.client.write(Unpooled.buffer(0)));
+        }
+        writes.add(p.client.write(text("after the empty ones")));
+        p.client.flush();
+        assertThat(writes).allSatisfy(f -> assertThat(f.isSuccess()).as("%s", f.cause()).isTrue());
+        shuttle(p.client, p.server);
+        assertThat(p.serverApp.text()).isEqualTo("after the empty ones");
+        p.finish();
+    }
+
+    @Test
+    void aWriteCompletedByAnotherConnectionsListenerKeepsEveryPromise() throws Exception {
+        // Two connections on one thread: completing the first's writes runs a listener that writes on the second,
+        // while the first still has promises to complete from the same encryption.
+        Pair a = new Pair(TlsTestSupport.client().build(), TlsTestSupport.server().build());
+        Pair b = new Pair(TlsTestSupport.client().build(), TlsTestSupport.server().build());
+        a.handshake();
+        b.handshake();
+        List<ChannelFuture> writes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ChannelFuture f = a.client.write(Unpooled.buffer(0));
+            f.addListener(done -> writes.add(b.client.writeAndFlush(text("x"))));
+            writes.add(f);
+        }
+        a.client.flush();
+        assertThat(writes).hasSize(6).allSatisfy(f -> assertThat(f.isSuccess()).as("%s", f.cause()).isTrue());
+        shuttle(b.client, b.server);
+        assertThat(b.serverApp.text()).isEqualTo("xxx");
+        a.finish();
+        b.finish();
+    }
+
+    @Test
     void largeWriteIsSplitIntoRecordsOfAtMost16KiB() throws Exception {
         Pair p = new Pair(TlsTestSupport.client().build(), TlsTestSupport.server().build());
         p.handshake();

@@ -13,6 +13,7 @@ import io.weir.handler.codec.ByteToMessageDecoder;
 import io.weir.handler.codec.DecoderException;
 import io.weir.handler.codec.DecoderResult;
 import io.weir.util.AsciiString;
+import io.weir.util.concurrent.FastThreadLocal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
@@ -91,8 +92,19 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     private final boolean[] valueTable;
 
     private State state = State.SKIP_EMPTY_LINES;
-    /** The current line without its ending, copied out of the cumulation so scans index a plain array. */
-    private byte[] line = new byte[INITIAL_LINE_BUFFER_BYTES];
+    /**
+     * Line copies, one array per thread shared by every decoder on it: a line is copied and parsed before anything
+     * else runs, so an idle connection carries no line buffer of its own. Grows to the longest line allowed.
+     */
+    private static final FastThreadLocal<byte[]> LINES = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[INITIAL_LINE_BUFFER_BYTES];
+        }
+    };
+
+    /** The current line without its ending (in this thread's {@link #LINES} array), parsed at once. */
+    private byte[] line;
     private int lineLength;
     /** Bytes after the reader index already known to hold no LF, so a line arriving byte by byte is scanned once. */
     private int scannedBytes;
@@ -559,10 +571,12 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         if (length > maxLength) {
             return TOO_LONG;
         }
-        byte[] buf = line;
+        byte[] buf = LINES.get();
         if (buf.length < length) {
-            buf = line = new byte[Math.max(length, buf.length << 1)];
+            buf = new byte[Math.max(length, buf.length << 1)];
+            LINES.set(buf);
         }
+        line = buf;
         in.getBytes(r, buf, 0, length);
         in.readerIndex(lf + 1);
         lineLength = length;

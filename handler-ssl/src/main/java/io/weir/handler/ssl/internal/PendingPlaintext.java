@@ -2,23 +2,34 @@ package io.weir.handler.ssl.internal;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.channel.ChannelPromise;
+import io.weir.util.concurrent.FastThreadLocal;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The plaintext writes an {@code SslHandler} holds until they are encrypted: a FIFO of buffers with their
  * promises, kept in two parallel ring arrays so that queueing allocates nothing once the arrays have grown.
  * Owns every queued buffer (releases it once encrypted or failed). Only used from the channel's event loop.
+ *
+ * <p>The promises one {@link #consume} gathers sit in an array shared by every queue on the calling thread (an
+ * idle connection does not carry it): a caller reads them all through {@link #completed(int)} before it completes
+ * any of them, since a promise's listener may write through another queue on the same thread.
  */
 public final class PendingPlaintext {
-    private static final int INITIAL_CAPACITY = 16;
+    /** Small: most connections have one or two writes waiting at a time; the rings double as needed. */
+    private static final int INITIAL_CAPACITY = 4;
+    private static final int MAX_COMPLETED = 64;
+    private static final FastThreadLocal<ChannelPromise[]> COMPLETED = new FastThreadLocal<>() {
+        @Override
+        protected ChannelPromise[] initialValue() {
+            return new ChannelPromise[MAX_COMPLETED];
+        }
+    };
 
     private ByteBuf[] buffers = new ByteBuf[INITIAL_CAPACITY];
     private ChannelPromise[] promises = new ChannelPromise[INITIAL_CAPACITY];
     private int head;
     private int size;
     private long readableBytes;
-    private final ChannelPromise[] completed = new ChannelPromise[INITIAL_CAPACITY * 4];
 
     /** Whether nothing is queued. */
     public boolean isEmpty() {
@@ -87,10 +98,11 @@ public final class PendingPlaintext {
      * per call, which {@link #fill} keeps true by filling at most that many entries).
      */
     public int consume(int bytes) {
+        ChannelPromise[] completed = COMPLETED.get();
         int done = 0;
         int mask = buffers.length - 1;
         readableBytes -= bytes;
-        while (size > 0) {
+        while (size > 0 && done < MAX_COMPLETED) {
             ByteBuf b = buffers[head];
             int readable = b.readableBytes();
             if (readable > bytes) {
@@ -114,11 +126,15 @@ public final class PendingPlaintext {
 
     /** The most promises one {@link #consume} call gathers; callers pass a source array no longer than this. */
     public int maxCompleted() {
-        return completed.length;
+        return MAX_COMPLETED;
     }
 
-    /** The {@code i}-th promise gathered by the last {@link #consume}; the slot is cleared. */
+    /**
+     * The {@code i}-th promise gathered by the last {@link #consume} on this thread; the slot is cleared. Read them
+     * all before completing any.
+     */
     public ChannelPromise completed(int i) {
+        ChannelPromise[] completed = COMPLETED.get();
         ChannelPromise p = completed[i];
         completed[i] = null;
         return p;
@@ -138,6 +154,5 @@ public final class PendingPlaintext {
             p.tryFailure(cause);
         }
         readableBytes = 0;
-        Arrays.fill(completed, null);
     }
 }

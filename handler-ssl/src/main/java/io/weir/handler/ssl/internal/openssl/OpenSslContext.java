@@ -46,6 +46,7 @@ public final class OpenSslContext implements EngineFactory {
     private final boolean client;
     private final String[] protocols;
     private final List<String> cipherSuites;
+    private final String[] cipherSuiteArray;
     private final boolean clientAuthRequired;
     private final boolean clientAuthOptional;
     private final String endpointIdentificationAlgorithm;
@@ -118,6 +119,7 @@ public final class OpenSslContext implements EngineFactory {
                     + CipherSuiteNames.supported());
         }
         this.cipherSuites = List.copyOf(kept);
+        this.cipherSuiteArray = this.cipherSuites.toArray(new String[0]);
         this.clientAuthRequired = !client && clientAuth == 2;
         this.clientAuthOptional = !client && clientAuth == 1;
         this.endpointIdentificationAlgorithm = client ? endpointIdentificationAlgorithm : null;
@@ -337,6 +339,16 @@ public final class OpenSslContext implements EngineFactory {
 
     String[] protocols() {
         return protocols.clone();
+    }
+
+    /** The protocols array itself, for engines that share it and never write to it. */
+    String[] sharedProtocols() {
+        return protocols;
+    }
+
+    /** The cipher suites as one array shared by engines that never write to it. */
+    String[] sharedCipherSuites() {
+        return cipherSuiteArray;
     }
 
     List<String> cipherSuites() {

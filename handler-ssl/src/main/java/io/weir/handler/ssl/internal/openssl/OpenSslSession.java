@@ -30,13 +30,14 @@ final class OpenSslSession extends ExtendedSSLSession {
     static final int MAX_RECORD_BYTES = 5 + MAX_PLAINTEXT_BYTES + 2048;
     private static final X509Certificate[] NO_CERTIFICATES = new X509Certificate[0];
     private static final String[] NO_ALGORITHMS = new String[0];
+    private static final byte[] NO_ID = new byte[0];
 
     private final String peerHost;
     private final int peerPort;
     private volatile long creationTime = System.currentTimeMillis();
     private volatile String protocol = "NONE";
     private volatile String cipherSuite = "SSL_NULL_WITH_NULL_NULL";
-    private volatile byte[] id = new byte[0];
+    private volatile byte[] id = NO_ID;
     private volatile String serverName;
     private volatile byte[][] peerChainDer;
     private volatile X509Certificate[] peerChain;
@@ -56,9 +57,10 @@ final class OpenSslSession extends ExtendedSSLSession {
             // A resumed session keeps the time it was first created, as the JDK's does.
             this.creationTime = creationSeconds * 1000;
         }
-        this.protocol = protocol == null ? "NONE" : protocol;
-        this.cipherSuite = CipherSuiteNames.toIana(cipherSuite);
-        this.id = id == null ? new byte[0] : id;
+        // Interned: a handful of names, each otherwise a copy per connection for as long as it stays open.
+        this.protocol = protocol == null ? "NONE" : protocol.intern();
+        this.cipherSuite = CipherSuiteNames.toIana(cipherSuite).intern();
+        this.id = id == null || id.length == 0 ? NO_ID : id;
         this.serverName = serverName;
         this.peerChainDer = peerChainDer;
         this.peerChain = verifiedPeerChain;
