@@ -291,7 +291,7 @@ public final class HttpServer implements AutoCloseable {
                             handler);
                 }
             };
-            ChannelHandler webSocketOverHttp2 = WebSocketRoute.newHttp2Handler(streamReadTimeoutMillis);
+            ChannelHandler webSocketOverHttp2 = WebSocketRoute.newHttp2Handler();
             // Each HTTP/2 stream is an HTTP/1.1 exchange for the same handlers.
             ChannelInitializer<Channel> stream = new ChannelInitializer<>() {
                 @Override

@@ -77,18 +77,14 @@ public final class WebSocketRoute {
     /**
      * The first handler of each HTTP/2 stream: an extended CONNECT to {@link #PATH} (RFC 8441) becomes the same
      * echo, with the same limits and compression, over the stream; other streams pass on untouched. The server's
-     * codec must advertise SETTINGS_ENABLE_CONNECT_PROTOCOL. A stream that reads nothing for
-     * {@code streamReadTimeoutMillis} is reset by the codec (0: never), so an idle WebSocket is pinged at a third of
-     * it: the pongs keep it alive, and a peer that stops answering is closed with 1001. The handler is shared by
-     * every stream.
+     * codec must advertise SETTINGS_ENABLE_CONNECT_PROTOCOL. Once open, the tunnel is exempt from the codec's
+     * stream read timeout and minimum body rate; as over HTTP/1.1, an idle WebSocket is pinged every
+     * {@value WebSocketConfig#DEFAULT_IDLE_PING_INTERVAL_MILLIS} ms and a peer that stops answering is closed with
+     * 1001. The handler is shared by every stream.
      */
-    public static ChannelHandler newHttp2Handler(long streamReadTimeoutMillis) {
-        WebSocketConfig config = new WebSocketConfig().setMaxMessageBytes(MAX_MESSAGE_BYTES);
-        if (streamReadTimeoutMillis > 0) {
-            config.setIdlePingIntervalMillis(Math.max(1, streamReadTimeoutMillis / 3));
-        }
+    public static ChannelHandler newHttp2Handler() {
         return new Http2WebSocketServerHandler(PATH,
-                new WebSocketServerHandshaker(List.of(), origin -> true, config, new PerMessageDeflateConfig()), ECHO);
+                new WebSocketServerHandshaker(List.of(), origin -> true, CONFIG, DEFLATE), ECHO);
     }
 
     /** The handler serving {@link #PAGE_PATH} and echoing frames; shared by every connection. */

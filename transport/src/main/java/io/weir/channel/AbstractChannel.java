@@ -201,6 +201,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     }
 
     @Override
+    public long writtenBytes() {
+        ChannelOutboundBuffer buf = outboundBuffer;
+        return buf == null ? 0 : buf.writtenBytes();
+    }
+
+    @Override
     public ChannelFuture bind(SocketAddress localAddress, ChannelPromise promise) {
         return pipeline.bind(localAddress, promise);
     }

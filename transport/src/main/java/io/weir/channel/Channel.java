@@ -86,6 +86,17 @@ public interface Channel extends AttributeMap, ChannelOutboundInvoker, Comparabl
     /** Bytes that must be sent before {@link #isWritable()} turns {@code true}; 0 if it already is. */
     long bytesBeforeWritable();
 
+    /**
+     * Bytes of this channel's output handed to its transport since it was created (a message the transport takes
+     * whole counts its estimated size). It only grows, as the peer reads: a handler that compares two readings
+     * learns whether queued output moved, which is how a write-progress timeout tells a slow reader from one that
+     * stopped. Read it on the channel's event loop; 0 for a channel that does not count, and once the output was
+     * shut down or the channel closed (nothing can be owed then).
+     */
+    default long writtenBytes() {
+        return 0;
+    }
+
     /** The pipeline of handlers of this channel. */
     ChannelPipeline pipeline();
 

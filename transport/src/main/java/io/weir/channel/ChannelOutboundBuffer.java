@@ -70,6 +70,8 @@ public final class ChannelOutboundBuffer {
     private Entry tailEntry;
     private int flushed;
     private boolean inFail;
+    /** Bytes handed to the transport so far (see {@link #writtenBytes()}). */
+    private long writtenBytes;
 
     private volatile long totalPendingSize;
     // Bit 0: above the water marks; bits 1..31: user-defined writability, set means unwritable.
@@ -199,7 +201,18 @@ public final class ChannelOutboundBuffer {
         }
     }
 
-    private static void progress(Entry entry, long amount) {
+    /**
+     * Bytes of the channel's output handed to the transport since the channel was created, partial writes
+     * included; a message removed whole without reported progress (transports that write messages, not bytes)
+     * counts its estimated size. It only grows; two readings that differ mean the output moved (a peer that
+     * reads). Event loop only.
+     */
+    public long writtenBytes() {
+        return writtenBytes;
+    }
+
+    private void progress(Entry entry, long amount) {
+        writtenBytes += amount;
         long progress = entry.progress + amount;
         entry.progress = progress;
         ChannelPromise promise = entry.promise;
@@ -226,6 +239,9 @@ public final class ChannelOutboundBuffer {
         Object msg = e.msg;
         ChannelPromise promise = e.promise;
         int size = e.pendingSize;
+        if (e.progress == 0) {
+            writtenBytes += size;
+        }
         removeEntry(e);
         if (!e.cancelled) {
             ReferenceCountUtil.safeRelease(msg);

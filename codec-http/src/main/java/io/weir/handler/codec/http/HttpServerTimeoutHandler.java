@@ -44,6 +44,9 @@ import java.util.concurrent.TimeUnit;
  *     judged.</li>
  * <li>Idle: from the moment the last owed response was written and the channel's outbound buffer had drained,
  *     until the next byte.</li>
+ * <li>Write progress: while output is queued in the channel, from the last time the client was seen reading any
+ *     of it ({@link io.weir.channel.Channel#writtenBytes()} moved), checked when the timer runs. A client that stops
+ *     reading is closed after the timeout whatever else is going on; one that reads slowly never is.</li>
  * </ul>
  * While the server owes a response (a request was read and its last content not yet written) or still has output
  * queued for the client, neither the head nor the idle clock runs: a long download, a client reading it slowly,
@@ -97,6 +100,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private final long minBodyRate;
     private final long gracePeriodNanos;
     private final long windowNanos;
+    private final long writeProgressTimeoutNanos;
     /** The longest a task may sleep: the shortest time any state change could start a new deadline with. */
     private final long tickBoundNanos;
 
@@ -122,6 +126,10 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private boolean rateWindowOpen;
     private long windowStartNanos;
     private long windowBytes;
+    /** Whether output was found queued at the last tick: the write-progress clock is running. */
+    private boolean writeClockRunning;
+    private long writeProgressNanos;
+    private long writtenBytesSeen;
     /** Whether an {@link HttpServerCodec} is in the pipeline to close gracefully (rather than a bare decoder). */
     private boolean codecLingers;
 
@@ -142,7 +150,11 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         minBodyRate = timeouts.minBodyRateBytesPerSecond();
         gracePeriodNanos = timeouts.bodyRateGracePeriodNanos();
         windowNanos = timeouts.bodyRateWindowNanos();
+        writeProgressTimeoutNanos = timeouts.writeProgressTimeoutNanos();
         long bound = NO_DEADLINE;
+        // A quarter of the write-progress timeout: output is seen queued at a tick, so the clock may start up to
+        // one tick late; a close comes between the timeout and 1.25 times it.
+        bound = shorterEnabled(bound, writeProgressTimeoutNanos / 4);
         bound = shorterEnabled(bound, headTimeoutNanos);
         bound = shorterEnabled(bound, idleTimeoutNanos);
         if (minBodyRate > 0) {
@@ -357,6 +369,9 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
 
     /** Acts on any expired clock; returns the next deadline, {@link #NO_DEADLINE}, or 0 to stop ticking. */
     private long check(long now) {
+        if (writeProgressTimeoutNanos > 0 && !checkWriteProgress(now)) {
+            return 0;
+        }
         if (phase == IN_BODY) {
             return checkBodyRate(now);
         }
@@ -399,6 +414,32 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         log("connection idle for {0} ms", TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos));
         ctx.close();
         return 0;
+    }
+
+    /**
+     * The write-progress clock: runs while output is queued, restarted whenever the channel's written-byte count
+     * moved since the last tick. Returns false after closing a connection whose client read nothing for the
+     * timeout.
+     */
+    private boolean checkWriteProgress(long now) {
+        if (!hasQueuedOutput()) {
+            writeClockRunning = false;
+            return true;
+        }
+        long written = ctx.channel().writtenBytes();
+        if (!writeClockRunning || written != writtenBytesSeen) {
+            writeClockRunning = true;
+            writtenBytesSeen = written;
+            writeProgressNanos = now;
+            return true;
+        }
+        if (now - writeProgressNanos < writeProgressTimeoutNanos) {
+            return true;
+        }
+        log("client read none of its queued output for {0} ms",
+                TimeUnit.NANOSECONDS.toMillis(writeProgressTimeoutNanos));
+        ctx.close();
+        return false;
     }
 
     /** Whether the channel's outbound buffer holds bytes (flushed or not) that have not reached the socket. */

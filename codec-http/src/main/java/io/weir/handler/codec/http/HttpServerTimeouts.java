@@ -4,9 +4,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The read-side time limits of an HTTP/1.1 server connection, applied by {@link HttpServerTimeoutHandler}: how
- * long a client may take to send a request head, how slowly it may send a body, and how long a kept-alive
- * connection may sit silent between requests. Every limit has a safe default and a setter; a time or rate of zero
+ * The time limits of an HTTP/1.1 server connection, applied by {@link HttpServerTimeoutHandler}: how long a client
+ * may take to send a request head, how slowly it may send a body, how long a kept-alive connection may sit silent
+ * between requests, and how long output owed to a client may stay unread. Every limit has a safe default and a setter; a time or rate of zero
  * turns that limit off. A handler copies the values when it is built, so a config may be shared by every
  * connection of a server and changed afterwards without affecting handlers already built. Not thread-safe while
  * being changed.
@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  *     ms grace period (Kestrel: 240 bytes/s after 5 s; Apache: 500 bytes/s): 8 kbit/s is below any working
  *     uplink, and a ten-second window rides out a TCP stall of several retransmissions; an attacker must keep
  *     sending 1 KiB/s per connection to hold it.</li>
+ * <li>write progress {@value #DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS} ms, as HTTP/2's
+ *     ({@code Http2FrameCodecBuilder.writeProgressTimeoutMillis}): a client reading any amount within that time
+ *     keeps a download going, however slowly; one that stopped reading holds at most the socket's high water mark
+ *     of responses, and only for that long.</li>
  * </ul>
  * How long a connection lingers after a 408 (or any other close while the client may still be sending), and how
  * many bytes it drops meanwhile, is not set here: the {@link HttpServerCodec}'s graceful close does that, with its
@@ -50,12 +54,15 @@ public final class HttpServerTimeouts implements Cloneable {
     public static final long DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS = 5_000;
     /** Default length of the windows the body rate is averaged over. */
     public static final long DEFAULT_BODY_RATE_WINDOW_MILLIS = 10_000;
+    /** Default time output may wait for the client without any of it being read before the connection closes. */
+    public static final long DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS = 30_000;
 
     private long requestHeadTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_REQUEST_HEAD_TIMEOUT_MILLIS);
     private long idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_IDLE_TIMEOUT_MILLIS);
     private long minBodyRateBytesPerSecond = DEFAULT_MIN_BODY_RATE_BYTES_PER_SECOND;
     private long bodyRateGracePeriodNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS);
     private long bodyRateWindowNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_BODY_RATE_WINDOW_MILLIS);
+    private long writeProgressTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS);
 
     /** A config with every default. */
     public HttpServerTimeouts() {
@@ -64,7 +71,8 @@ public final class HttpServerTimeouts implements Cloneable {
     /** A config with every limit turned off: a handler built from it never closes a connection. */
     public static HttpServerTimeouts disabled() {
         return new HttpServerTimeouts().setRequestHeadTimeout(0, TimeUnit.NANOSECONDS)
-                .setIdleTimeout(0, TimeUnit.NANOSECONDS).setMinBodyRate(0);
+                .setIdleTimeout(0, TimeUnit.NANOSECONDS).setMinBodyRate(0)
+                .setWriteProgressTimeout(0, TimeUnit.NANOSECONDS);
     }
 
     /** The request-head timeout in nanoseconds; 0 when off. */
@@ -164,6 +172,26 @@ public final class HttpServerTimeouts implements Cloneable {
         return this;
     }
 
+    /** The write-progress timeout in nanoseconds; 0 when off. */
+    public long writeProgressTimeoutNanos() {
+        return writeProgressTimeoutNanos;
+    }
+
+    /**
+     * Sets how long output queued for the client (a response, or part of one, flushed or not) may wait without the
+     * client reading any of it before the connection is closed. Any progress restarts the clock, so a slow but
+     * steady reader is never cut; a client that stopped reading is (slowloris in reverse: it holds the queued
+     * responses and the connection otherwise). The close goes through the {@link HttpServerCodec}'s graceful close,
+     * whose linger bound then ends it. 0 turns it off.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException if {@code unit} is null
+     */
+    public HttpServerTimeouts setWriteProgressTimeout(long timeout, TimeUnit unit) {
+        this.writeProgressTimeoutNanos = toNanos(timeout, unit, "writeProgressTimeout");
+        return this;
+    }
+
     /** A copy to change without affecting this config. */
     @Override
     public HttpServerTimeouts clone() {
@@ -179,7 +207,8 @@ public final class HttpServerTimeouts implements Cloneable {
         return "HttpServerTimeouts(head " + TimeUnit.NANOSECONDS.toMillis(requestHeadTimeoutNanos) + " ms, idle "
                 + TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos) + " ms, min body rate " + minBodyRateBytesPerSecond
                 + " bytes/s after " + TimeUnit.NANOSECONDS.toMillis(bodyRateGracePeriodNanos) + " ms over "
-                + TimeUnit.NANOSECONDS.toMillis(bodyRateWindowNanos) + " ms windows)";
+                + TimeUnit.NANOSECONDS.toMillis(bodyRateWindowNanos) + " ms windows, write progress "
+                + TimeUnit.NANOSECONDS.toMillis(writeProgressTimeoutNanos) + " ms)";
     }
 
     private static long toNanos(long time, TimeUnit unit, String name) {

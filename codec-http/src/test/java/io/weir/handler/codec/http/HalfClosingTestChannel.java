@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * A channel that half-closes like a TCP socket ({@link DuplexChannel}, half-closure allowed), driven by the test
  * thread on an {@link EmbeddedEventLoop} with a manual clock, for what {@code EmbeddedChannel} (not a duplex
  * channel) cannot show: {@link HttpServerCodec}'s graceful close. Reads are fed with {@link #receive}, the peer's
- * end of stream with {@link #peerClosesOutput()}; what the transport "sends" is kept as text.
+ * end of stream with {@link #peerClosesOutput()}; what the transport "sends" is kept as text. Like a socket whose
+ * peer reads at its own pace, the transport takes only as many bytes as {@link #peerReads} allowed (unlimited
+ * until {@link #peerStopsReading()}); the rest waits in the outbound buffer.
  */
 final class HalfClosingTestChannel extends AbstractChannel implements DuplexChannel {
     private final EmbeddedEventLoop loop;
@@ -33,6 +35,7 @@ final class HalfClosingTestChannel extends AbstractChannel implements DuplexChan
     private boolean active;
     private boolean inputShutdown;
     private boolean outputShutdown;
+    private long socketRoom = Long.MAX_VALUE;
 
     HalfClosingTestChannel(ChannelHandler... handlers) {
         this(new EmbeddedEventLoop(Ticker.manual()), handlers);
@@ -83,6 +86,18 @@ final class HalfClosingTestChannel extends AbstractChannel implements DuplexChan
     /** The client shut its output down (a FIN), as a transport's read loop reports it. */
     void peerClosesOutput() {
         inputEnded();
+        loop.runPendingTasks();
+    }
+
+    /** From now on the transport takes nothing more until {@link #peerReads} makes room. */
+    void peerStopsReading() {
+        socketRoom = 0;
+    }
+
+    /** The peer reads {@code bytes}: that many more may be sent, and what waits is written now. */
+    void peerReads(long bytes) {
+        socketRoom += bytes;
+        flush();
         loop.runPendingTasks();
     }
 
@@ -146,12 +161,17 @@ final class HalfClosingTestChannel extends AbstractChannel implements DuplexChan
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) {
-        for (Object msg; (msg = in.current()) != null; in.remove()) {
-            if (msg instanceof ByteBuf buf) {
-                sent.append(buf.toString(StandardCharsets.ISO_8859_1));
-            } else {
+        for (Object msg; (msg = in.current()) != null; ) {
+            if (!(msg instanceof ByteBuf buf)) {
                 throw new AssertionError("not bytes: " + msg);
             }
+            int n = (int) Math.min(buf.readableBytes(), socketRoom);
+            if (n == 0 && buf.isReadable()) {
+                return; // the "socket" is full: the rest waits for peerReads
+            }
+            sent.append(buf.toString(buf.readerIndex(), n, StandardCharsets.ISO_8859_1));
+            socketRoom -= n;
+            in.removeBytes(n);
         }
     }
 

@@ -259,7 +259,9 @@ class HttpServerTimeoutHandlerTest {
 
     @Test
     void responseStillQueuedForASlowReaderIsNotIdle() {
-        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts()),
+        // The write-progress clock (its own tests below) is off: this is about the read-side clocks only.
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new HttpServerTimeoutHandler(
+                timeouts().setWriteProgressTimeout(0, TimeUnit.SECONDS)),
                 new ChannelHandler() {
                     @Override
                     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -370,6 +372,65 @@ class HttpServerTimeoutHandlerTest {
 
     private static HalfClosingTestChannel halfClosing(HttpServerCodec codec, ChannelHandler app) {
         return new HalfClosingTestChannel(codec, new HttpServerTimeoutHandler(timeouts()), app);
+    }
+
+    /** Answers every request with a 200 of {@code bodyBytes} bytes, flushed. */
+    private static ChannelHandler answeringWith(int bodyBytes) {
+        return new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof LastHttpContent) {
+                    FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(new byte[bodyBytes]));
+                    HttpUtil.setContentLength(res, bodyBytes);
+                    ctx.writeAndFlush(res);
+                }
+                ReferenceCountUtil.release(msg);
+            }
+        };
+    }
+
+    @Test
+    void neverReadingClientIsClosedAfterTheWriteProgressTimeout() {
+        // Slowloris in reverse: ask for a large answer, read none of it, hold the connection and the queued bytes.
+        HalfClosingTestChannel ch = halfClosing(new HttpServerCodec(), answeringWith(200_000));
+        ch.peerStopsReading();
+        ch.receive(HEAD);
+        long timeout = HttpServerTimeouts.DEFAULT_WRITE_PROGRESS_TIMEOUT_MILLIS;
+        // Time passes a second at a time, as it does: each timer runs when it is due.
+        for (long t = 1000; t < timeout; t += 1000) {
+            ch.advance(1, TimeUnit.SECONDS);
+        }
+        assertThat(ch.isOpen()).as("within the timeout").isTrue();
+        // The clock starts at the first tick that finds output queued: the close begins by 1.25 times the timeout,
+        // and the codec's graceful close, whose flush never completes, ends at its linger bound.
+        for (long t = 0; t < timeout / 4 + HttpServerCodec.DEFAULT_LINGER_TIMEOUT_MILLIS + 1000; t += 1000) {
+            ch.advance(1, TimeUnit.SECONDS);
+        }
+        assertThat(ch.isOpen()).as("closed once no byte was read for the timeout").isFalse();
+        ch.finish();
+    }
+
+    @Test
+    void slowButSteadyReaderIsNeverCutByTheWriteProgressTimeout() {
+        HalfClosingTestChannel ch = halfClosing(new HttpServerCodec(), answeringWith(200_000));
+        ch.peerStopsReading();
+        ch.receive(HEAD);
+        // 1 KiB every 20 s: 51 B/s, far below the download's size over the timeout, but never nothing for 30 s.
+        StringBuilder received = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            for (int second = 0; second < 20; second++) {
+                ch.advance(1, TimeUnit.SECONDS);
+            }
+            assertThat(ch.isOpen()).as("after %d s", 20 * (i + 1)).isTrue();
+            ch.peerReads(1024);
+            received.append(ch.takeSent());
+        }
+        assertThat(received.toString()).startsWith(OK_RESPONSE_START).hasSize(30 * 1024);
+        ch.peerReads(Long.MAX_VALUE / 2);
+        ch.advance(40, TimeUnit.SECONDS);
+        assertThat(ch.isOpen()).as("drained: only the idle clock (60 s) runs").isTrue();
+        ch.finish();
     }
 
     @Test

@@ -41,6 +41,13 @@ final class DefaultHttp2FrameStream implements Http2FrameStream {
     long rateWindowStartBytes;
     boolean headersReceived;
     boolean headMethod;
+    /** The request was an extended CONNECT (RFC 8441: it carries {@code :protocol}). Server side. */
+    boolean connectProtocol;
+    /**
+     * A 2xx answered its extended CONNECT: the stream is a tunnel (a WebSocket) whose own protocol bounds a silent
+     * peer (its pings and idle rule), so the stream read timeout and the minimum body rate do not apply.
+     */
+    boolean tunnel;
     /** END_STREAM was written or queued: nothing more may be sent. */
     boolean outboundEnded;
     /**

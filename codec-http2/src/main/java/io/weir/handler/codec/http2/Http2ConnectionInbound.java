@@ -200,6 +200,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         if (c.server) {
             CharSequence method = headers.method();
             stream.headMethod = method != null && "HEAD".contentEquals(method);
+            stream.connectProtocol = headers.protocol() != null;
             int signalled = c.idlePriorities.size() == 0 ? -1 : c.idlePriorities.opened(streamId);
             if (signalled >= 0) {
                 // RFC 9218 §7.1: a PRIORITY_UPDATE sent before the request is the client's latest signal.

@@ -173,6 +173,11 @@ final class Http2ConnectionTimeouts {
             if (stream == null || !stream.state.remoteMaySendData() || !c.isRemoteStream(id)) {
                 continue;
             }
+            if (stream.tunnel) {
+                // RFC 8441: an established tunnel is silent as long as its protocol likes (a quiet WebSocket);
+                // that protocol's own rule (WebSocket idle pings, closed with 1001 when unanswered) bounds it.
+                continue;
+            }
             boolean blocked = readingPaused || connectionBlocked || stream.localWindow.window() <= 0;
             if (blocked) {
                 // The peer cannot send: our flow control or paused reading holds it; its clock starts over.

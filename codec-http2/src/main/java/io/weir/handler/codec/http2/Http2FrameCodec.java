@@ -861,6 +861,10 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
     }
 
+    private static boolean isSuccess(CharSequence status) {
+        return status != null && status.length() == 3 && status.charAt(0) == '2';
+    }
+
     /** RFC 9113 §6.5.2: the uncompressed size, name + value + 32 octets per field. */
     private static long headerListSize(Http2Headers headers) {
         long size = 0;
@@ -889,6 +893,10 @@ public final class Http2FrameCodec implements ChannelHandler {
         writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
         // A head we send (a 100 Continue above all) invites the body: the peer's read clock starts over.
         stream.lastReadNanos = ticker.nanoTime();
+        if (stream.connectProtocol && !frame.endStream() && isSuccess(frame.headers().status())) {
+            // RFC 8441 §5: a 2xx to an extended CONNECT opens the tunnel.
+            stream.tunnel = true;
+        }
         stream.state = stream.state.onSend(Http2Frames.HEADERS, frame.endStream());
         flow.updateWritability(stream);
         closeIfBothEnded(stream);

@@ -96,6 +96,63 @@ class Http2WebSocketFramesTest {
     }
 
     @Test
+    void quietWebSocketOverHttp2IsNotCutByTheStreamReadTimeoutOrTheBodyRate() {
+        // A WebSocket quiet for minutes is normal; the tunnel's own rule (idle pings, answered) bounds it, not the
+        // stream read timeout (30 s) or the minimum body rate (1 KiB/s) meant for request bodies.
+        try (Http2FrameClient c = server(true)) {
+            c.headers(1, extendedConnect("/ws"), false);
+            assertThat(find(c.read(), HEADERS).headers().status().toString()).isEqualTo("200");
+            int pings = 0;
+            for (int second = 1; second <= 180; second++) {
+                c.advance(1000);
+                for (Event e : c.read()) {
+                    assertThat(e.type()).as("at %d s: %s", second, e).isNotIn(RST_STREAM, GOAWAY);
+                    if (e.type() == DATA && e.data().length >= 2 && (e.data()[0] & 0x0f) == 0x9) {
+                        // The server's idle ping: answer with a masked pong carrying the same payload.
+                        pings++;
+                        c.data(1, maskedPong(e.data()), false);
+                    }
+                }
+            }
+            assertThat(pings).as("idle pings answered over 3 minutes").isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void silentWebSocketOverHttp2IsClosedByItsOwnIdleRule() {
+        try (Http2FrameClient c = server(true)) {
+            c.headers(1, extendedConnect("/ws"), false);
+            c.read();
+            Event close = null;
+            for (int second = 1; second <= 120 && close == null; second++) {
+                c.advance(1000);
+                for (Event e : c.read()) {
+                    if (e.type() == DATA && e.data().length >= 4 && (e.data()[0] & 0x0f) == 0x8) {
+                        close = e;
+                    }
+                }
+            }
+            assertThat(close).as("a close frame for the peer that never answers the ping").isNotNull();
+            int code = (close.data()[2] & 0xff) << 8 | close.data()[3] & 0xff;
+            assertThat(code).isEqualTo(1001);
+        }
+    }
+
+    /** A client's pong for the unmasked ping frame {@code ping} (a payload under 126 octets), masked. */
+    private static byte[] maskedPong(byte[] ping) {
+        int length = ping[1] & 0x7f;
+        byte[] mask = {1, 2, 3, 4};
+        byte[] pong = new byte[6 + length];
+        pong[0] = (byte) 0x8a;
+        pong[1] = (byte) (0x80 | length);
+        System.arraycopy(mask, 0, pong, 2, 4);
+        for (int i = 0; i < length; i++) {
+            pong[6 + i] = (byte) (ping[2 + i] ^ mask[i & 3]);
+        }
+        return pong;
+    }
+
+    @Test
     void plainRequestsPassTheWebSocketHandler() {
         try (Http2FrameClient c = server(true)) {
             c.headers(1, get("/ws"), true);
