@@ -11,6 +11,7 @@ module io.weir.transport {
     exports io.weir.bootstrap;
     exports io.weir.channel;
     exports io.weir.channel.embedded;
+    exports io.weir.channel.group;
     exports io.weir.channel.local;
     exports io.weir.channel.nio;
     // What the native transports need of the transport (idle-poll rule, accept back-off, file-region access);
