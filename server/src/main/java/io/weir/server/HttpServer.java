@@ -11,6 +11,9 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.Epoll;
 import io.weir.channel.epoll.EpollIoHandler;
+import io.weir.channel.group.ChannelGroup;
+import io.weir.channel.group.DefaultChannelGroup;
+import io.weir.channel.group.ServerDrain;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.server.Transports;
 import io.weir.grpc.EchoService;
@@ -35,6 +38,8 @@ import io.weir.handler.ssl.SelfSignedCertificate;
 import io.weir.handler.ssl.SslContext;
 import io.weir.handler.ssl.OpenSsl;
 import io.weir.handler.ssl.SslContextBuilder;
+import io.weir.util.concurrent.Future;
+import io.weir.util.concurrent.GlobalEventExecutor;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
@@ -115,6 +120,9 @@ public final class HttpServer implements AutoCloseable {
     private volatile SslContext tls;
     private volatile GrpcRoute grpc = EchoService.register(new GrpcRoute());
     private volatile Channel tlsChannel;
+    /** The listening channels and every connection, for {@link #drain}; connections join as they are set up. */
+    private final ChannelGroup channels = new DefaultChannelGroup("weir-http-server", GlobalEventExecutor.INSTANCE,
+            true);
     /** The pipelines {@link #start} built, which {@link #startTls} serves behind TLS too; null before start. */
     private ChannelInitializer<Channel> http1Pipeline;
     private Http2ServerInitializer http2Pipeline;
@@ -323,12 +331,14 @@ public final class HttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            channels.add(ch);
                             // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
                             ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1,
                                     decisionTimeoutMillis));
                         }
                     })
                     .bind(localAddress).sync().channel();
+            channels.add(bound);
             connectionLimit = limit;
             channel = bound;
             return bound;
@@ -363,6 +373,7 @@ public final class HttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            channels.add(ch);
                             // The handshake has its own timeout (10 s); the chosen protocol's timeouts follow it.
                             ch.pipeline().addLast(StaticFileHandler.SSL_HANDLER_NAME, context.newHandler(ch.alloc()));
                             ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(
@@ -379,6 +390,7 @@ public final class HttpServer implements AutoCloseable {
                         }
                     })
                     .bind(localAddress).sync().channel();
+            channels.add(bound);
             tlsChannel = bound;
             return bound;
         }
@@ -397,6 +409,19 @@ public final class HttpServer implements AutoCloseable {
     /** The TLS context {@link #startTls} serves with; null before it (unless set with {@link #tls}). */
     public SslContext tlsContext() {
         return tls;
+    }
+
+    /**
+     * Drains the server gracefully ({@link ServerDrain}): stops listening on both ports, lets each connection
+     * finish the exchange in flight (HTTP/1.1: the response owed, with {@code Connection: close}, idle keep-alives
+     * closed at once; HTTP/2: GOAWAY, the open streams answered, the final GOAWAY; WebSocket: close 1001), and
+     * resets what is still open after {@code timeout}. Then the event loops can be shut down with nothing to cut.
+     *
+     * @return a future completing once every connection has closed, with how many were reset at the deadline
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public Future<Integer> drain(long timeout, TimeUnit unit) {
+        return ServerDrain.drain(channels, timeout, unit);
     }
 
     /** Stops listening (both ports) and waits until the listening channels are closed; does nothing if never started. */
@@ -433,6 +458,8 @@ public final class HttpServer implements AutoCloseable {
                                        nothing; then RST_STREAM CANCEL (default 30s)
               --max-connections N      connections open at once; more are closed as they are accepted
                                        (default auto: the descriptor limit less 256)
+              --drain-timeout T        on Ctrl-C (SIGTERM), time the connections get to finish what is in
+                                       flight before they are reset (default 30s)
             T is a duration such as 300ms, 10s or 2m (a bare number is seconds); 0 or off turns a timeout,
             the body rate or the cap off.""";
 
@@ -448,6 +475,7 @@ public final class HttpServer implements AutoCloseable {
         long streamReadTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS;
         int maxConnections = defaultMaxConnections();
         int tlsPort = DEFAULT_TLS_PORT;
+        long drainTimeoutMillis = ServerDrain.DEFAULT_TIMEOUT_MILLIS;
         Path tlsCert = null;
         Path tlsKey = null;
         for (int i = 0; i < args.length; i++) {
@@ -472,6 +500,7 @@ public final class HttpServer implements AutoCloseable {
                 case "--idle-timeout" -> timeouts.setIdleTimeout(parseMillis(option, value), TimeUnit.MILLISECONDS);
                 case "--min-body-rate" -> timeouts.setMinBodyRate(parseCount(option, value));
                 case "--stream-read-timeout" -> streamReadTimeoutMillis = parseMillis(option, value);
+                case "--drain-timeout" -> drainTimeoutMillis = parseMillis(option, value);
                 case "--max-connections" -> maxConnections = value.equals("auto") ? defaultMaxConnections()
                         : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value));
                 default -> throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
@@ -488,10 +517,13 @@ public final class HttpServer implements AutoCloseable {
             server.tls(SslContextBuilder.forServer(tlsCert, tlsKey)
                     .applicationProtocols(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1).build());
         }
+        long drainMillis = drainTimeoutMillis;
         Thread shutdown = new Thread(() -> {
-            System.out.println("Shutting down ...");
-            server.close();
-            group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            System.out.println("Draining (at most " + drainMillis + " ms) ...");
+            Future<Integer> drained = server.drain(drainMillis, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+            System.out.println("Drained" + (drained.isSuccess() && drained.getNow() > 0
+                    ? ", " + drained.getNow() + " connections reset at the deadline" : "") + "; shutting down");
+            group.shutdownGracefully(0, 5_000, TimeUnit.MILLISECONDS).awaitUninterruptibly();
         }, "weir-http-server-shutdown");
         try {
             Channel channel = server.start(new InetSocketAddress(port));

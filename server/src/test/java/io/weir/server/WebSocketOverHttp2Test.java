@@ -2,7 +2,6 @@ package io.weir.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.weir.bootstrap.Bootstrap;
 import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
@@ -12,17 +11,14 @@ import io.weir.channel.ChannelInitializer;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioSocketChannel;
 import io.weir.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.weir.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.weir.handler.codec.http.websocketx.PerMessageDeflateConfig;
 import io.weir.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.weir.handler.codec.http.websocketx.WebSocketClientHandshaker;
 import io.weir.handler.codec.http.websocketx.WebSocketConfig;
-import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.handler.codec.http2.Http2HeadersFrame;
-import io.weir.handler.codec.http2.Http2MultiplexHandler;
 import io.weir.handler.codec.http2.Http2StreamChannel;
 import io.weir.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.weir.handler.codec.http2.Http2WebSocketClientHandler;
@@ -30,7 +26,6 @@ import io.weir.handler.ssl.ApplicationProtocolNames;
 import io.weir.handler.ssl.SelfSignedCertificate;
 import io.weir.handler.ssl.SslContext;
 import io.weir.handler.ssl.SslContextBuilder;
-import io.weir.handler.ssl.SslHandler;
 import io.weir.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -104,25 +99,7 @@ class WebSocketOverHttp2Test {
     }
 
     private static Channel connect(boolean tls) throws Exception {
-        InetSocketAddress address = tls ? secure : plain;
-        Channel ch = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel c) {
-                        if (tls) {
-                            c.pipeline().addLast(clientTls.newHandler(c.alloc(), "localhost", address.getPort()));
-                        }
-                        // h2 by prior knowledge on the plain port, by ALPN on the TLS one.
-                        c.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
-                                new Http2MultiplexHandler(new ChannelHandler() { }));
-                    }
-                }).connect(address).sync().channel();
-        if (tls) {
-            SslHandler ssl = ch.pipeline().get(SslHandler.class);
-            assertThat(ssl.handshakeFuture().await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(ssl.applicationProtocol()).isEqualTo(ApplicationProtocolNames.HTTP_2);
-        }
-        return ch;
+        return Http2TestClient.connect(group, tls ? secure : plain, tls ? clientTls : null);
     }
 
     @ParameterizedTest(name = "tls={0}, compression={1}")

@@ -1,5 +1,6 @@
 package io.weir.handler.codec.http;
 
+import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
@@ -20,6 +21,8 @@ import io.weir.channel.ChannelPromise;
  *       before the close was decided, never under a response still owed. 1xx interim responses do not count.</li>
  *   <li>When an HTTP/1.0 client asked for {@code keep-alive} and the connection persists, the response carries
  *       {@code Connection: keep-alive}, without which an HTTP/1.0 client would wait for the close.</li>
+ *   <li>A {@link ChannelDrainEvent} (the server is draining) closes an idle connection at once; one that owes a
+ *       response closes after it, marked {@code Connection: close} unless its head has already gone.</li>
  * </ul>
  *
  * <p>Only called on the channel's event loop; one instance per channel.
@@ -30,6 +33,8 @@ public class HttpServerKeepAliveHandler implements ChannelHandler {
     private int pendingResponses;
     /** Whether the most recent request was an HTTP/1.0 one asking for keep-alive. */
     private boolean http10KeepAlive;
+    /** A final response's head was written and its last content not yet. */
+    private boolean responseInProgress;
 
     /** A keep-alive handler for one connection. */
     public HttpServerKeepAliveHandler() {
@@ -46,10 +51,23 @@ public class HttpServerKeepAliveHandler implements ChannelHandler {
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ChannelDrainEvent) {
+            // No new request on this connection: the response owed (if any) is the last one.
+            persistentConnection = false;
+            if (pendingResponses == 0 && !responseInProgress) {
+                ctx.close();
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
         if (msg instanceof HttpResponse response) {
             boolean interim = response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
             if (!interim) {
+                responseInProgress = true;
                 if (pendingResponses > 0) {
                     pendingResponses--;
                 }
@@ -64,6 +82,9 @@ public class HttpServerKeepAliveHandler implements ChannelHandler {
                     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
                 }
             }
+        }
+        if (msg instanceof LastHttpContent) {
+            responseInProgress = false;
         }
         if (msg instanceof LastHttpContent && !shouldKeepAlive()) {
             ctx.write(msg, promise.unvoid()).addListener(ChannelFutureListener.CLOSE);

@@ -3,6 +3,7 @@ package io.weir.handler.codec.http;
 import static io.weir.handler.codec.http.HttpEncoderTest.ascii;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.embedded.EmbeddedChannel;
 import io.weir.util.ReferenceCountUtil;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,48 @@ class HttpServerKeepAliveHandlerTest {
         HttpResponse written = ch.readOutbound();
         ReferenceCountUtil.release(written);
         return written;
+    }
+
+    @Test
+    void drainClosesAnIdleKeepAliveConnectionAtOnce() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerKeepAliveHandler());
+        exchange(ch, request(HttpVersion.HTTP_1_1, null), response(HttpVersion.HTTP_1_1));
+        assertThat(ch.isOpen()).isTrue();
+        ch.pipeline().fireUserEventTriggered(ChannelDrainEvent.INSTANCE);
+        assertThat(ch.isOpen()).as("nothing owed: closed at once").isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void drainLetsTheResponseInFlightFinishWithConnectionClose() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerKeepAliveHandler());
+        ch.writeInbound(request(HttpVersion.HTTP_1_1, null));
+        ReferenceCountUtil.release(ch.readInbound());
+        ch.pipeline().fireUserEventTriggered(ChannelDrainEvent.INSTANCE);
+        assertThat(ch.isOpen()).as("a response is owed").isTrue();
+        ch.writeOutbound(response(HttpVersion.HTTP_1_1));
+        HttpResponse written = ch.readOutbound();
+        assertThat(written.headers().get(HttpHeaderNames.CONNECTION)).isEqualTo("close");
+        ReferenceCountUtil.release(written);
+        assertThat(ch.isOpen()).as("closed after the last response").isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void drainDuringAStreamedResponseClosesAfterItsLastContent() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerKeepAliveHandler());
+        ch.writeInbound(request(HttpVersion.HTTP_1_1, null));
+        ReferenceCountUtil.release(ch.readInbound());
+        DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        HttpUtil.setTransferEncodingChunked(head, true);
+        ch.writeOutbound(head);
+        ch.pipeline().fireUserEventTriggered(ChannelDrainEvent.INSTANCE);
+        assertThat(ch.isOpen()).as("the body is still being sent").isTrue();
+        ch.writeOutbound(new DefaultHttpContent(ascii("part")));
+        assertThat(ch.isOpen()).isTrue();
+        ch.writeOutbound(LastHttpContent.EMPTY_LAST_CONTENT);
+        assertThat(ch.isOpen()).as("closed after the last content").isFalse();
+        ch.finishAndReleaseAll();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
@@ -1146,6 +1147,18 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     // ---------------------------------------------------------------- graceful close
+
+    /**
+     * A {@link ChannelDrainEvent}: the graceful close (GOAWAY, the open streams finish, the final GOAWAY, then the
+     * close), and the event goes on to the streams (the multiplexer hands it to each child).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelDrainEvent && started && !failed && ctx.channel().isActive()) {
+            startGracefulClose(null);
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
 
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) {

@@ -1,5 +1,6 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.util.ReferenceCountUtil;
@@ -211,6 +212,19 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         for (int i = 0; i < children.size(); i++) {
             children.get(i).setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, writable);
         }
+    }
+
+    /** A {@link ChannelDrainEvent} reaches every open stream too (a WebSocket on one says 1001). */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelDrainEvent) {
+            for (int i = children.size() - 1; i >= 0; i--) {
+                if (i < children.size()) {
+                    children.get(i).pipeline().fireUserEventTriggered(evt);
+                }
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
     }
 
     @Override

@@ -425,6 +425,29 @@ class Http2FrameCodecTest {
     }
 
     @Test
+    void drainEventLetsTheStreamInFlightFinishBetweenTwoGoAways() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            c.headers(1, get("/"), true);
+            c.read();
+            c.channel.pipeline().fireUserEventTriggered(io.weir.channel.ChannelDrainEvent.INSTANCE);
+            List<Event> events = c.read();
+            assertThat(find(events, GOAWAY).streamId()).isEqualTo(Http2Frames.MAX_STREAM_ID);
+            c.frame(PING, Http2Frames.FLAG_ACK, 0, Http2FrameClient.long64(find(events, PING).code()));
+            Event last = find(c.read(), GOAWAY);
+            assertThat(last.streamId()).isEqualTo(1);
+            assertThat(last.code()).isEqualTo(Http2Error.NO_ERROR.code());
+            // A stream the client opens after the drain is ignored (§6.8), the one in flight is answered.
+            c.headers(3, get("/late"), true);
+            assertThat(app.of(Http2HeadersFrame.class)).hasSize(1);
+            Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
+            c.channel.writeAndFlush(new Http2HeadersFrame(stream, new Http2Headers().status("204"), true));
+            assertThat(find(c.read(), HEADERS)).as("the answer in flight").isNotNull();
+            assertThat(c.channel.isOpen()).as("closed once no stream is left").isFalse();
+        }
+    }
+
+    @Test
     void streamIdExhaustionEndsInACleanGoAway() {
         try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
             c.headers(Http2Frames.MAX_STREAM_ID, get("/"), true);

@@ -1,6 +1,7 @@
 package io.weir.handler.codec.http.websocketx;
 
 import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What both protocol handlers do once the connection speaks WebSocket: answer pings with pongs, drop pongs, run
  * the close handshake (RFC 6455 §5.5.1, §7) with its timeout, refuse data after a close, and send idle pings.
+ * A server that is draining ({@link ChannelDrainEvent}) starts the close handshake with 1001 (going away).
  * Only called on the channel's event loop.
  */
 abstract class WebSocketProtocolHandler implements ChannelHandler {
@@ -116,6 +118,18 @@ abstract class WebSocketProtocolHandler implements ChannelHandler {
         } else {
             ctx.write(msg, promise);
         }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ChannelDrainEvent && server && isWebSocketOpen() && !closeSent) {
+            // RFC 6455 §7.4.1: 1001, the endpoint is going away (a server going down); the peer answers and the
+            // close timeout bounds a peer that does not.
+            closeSent = true;
+            ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.GOING_AWAY, "server shutting down"));
+            scheduleCloseTimeout(ctx);
+        }
+        ctx.fireUserEventTriggered(evt);
     }
 
     @Override

@@ -50,6 +50,19 @@ class WebSocketCloseHandshakeTest {
     }
 
     @Test
+    void drainingServerSays1001AndClosesOnceTheClientAnswers() {
+        WebSocketPeers p = open(new WebSocketConfig());
+        p.server.pipeline().fireUserEventTriggered(io.weir.channel.ChannelDrainEvent.INSTANCE);
+        p.pump();
+        CloseWebSocketFrame atClient = (CloseWebSocketFrame) p.clientApp.messages.poll();
+        assertThat(atClient.statusCode()).isEqualTo(1001);
+        assertThat(atClient.reasonText()).isEqualTo("server shutting down");
+        atClient.release();
+        assertThat(p.server.isOpen()).as("closed after the client's answer").isFalse();
+        p.finish();
+    }
+
+    @Test
     void peerThatNeverAnswersTheCloseIsDisconnectedAfterTheTimeout() {
         WebSocketPeers p = open(new WebSocketConfig().setCloseTimeoutMillis(500));
         p.server.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.NORMAL_CLOSURE, ""));
