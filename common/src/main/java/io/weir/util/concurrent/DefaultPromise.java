@@ -427,8 +427,32 @@ public class DefaultPromise<V> implements Promise<V> {
      */
     protected void checkDeadLock() {
         if (executor.inEventLoop()) {
-            throw new BlockingOperationException(toString());
+            throw new BlockingOperationException(waitCalled() + " called on the event loop thread '"
+                    + Thread.currentThread().getName() + "' that must complete " + this
+                    + ": it would wait for itself for ever; add a listener instead, or wait from another thread");
         }
+    }
+
+    /**
+     * The waiting method the caller called ({@code "sync()"}, {@code "get()"}): the outermost frame of this
+     * promise's class hierarchy on the stack. Walked only to word the refusal, never on a path that waits.
+     */
+    private static String waitCalled() {
+        String name = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> {
+            String outermost = null;
+            for (var it = frames.iterator(); it.hasNext(); ) {
+                StackWalker.StackFrame frame = it.next();
+                if (!DefaultPromise.class.isAssignableFrom(frame.getDeclaringClass())) {
+                    if (outermost != null) {
+                        break;
+                    }
+                    continue;
+                }
+                outermost = frame.getMethodName();
+            }
+            return outermost;
+        });
+        return name == null || "checkDeadLock".equals(name) ? "a blocking wait" : name + "()";
     }
 
     private boolean setValue(Object objResult) {

@@ -72,13 +72,11 @@ public final class NativeLibraryLoader {
         if (!LIBRARY_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("library name: " + name + " (expected: letters, digits, '_', '.', '-')");
         }
-        if (!isNativeAccessAllowed() && !SystemProperties.getBoolean(ALLOW_WARNING_PROPERTY, false)) {
-            Module module = NativeLibraryLoader.class.getModule();
-            String target = module.isNamed() ? module.getName() : "ALL-UNNAMED";
+        if (refusesWithoutNativeAccess()) {
             throw new UnsatisfiedLinkError("not loading native library '" + name + "': JDK "
                     + PlatformInfo.javaVersion() + " would print a warning because native access is not enabled;"
-                    + " add --enable-native-access="
-                    + target + " (or -D" + ALLOW_WARNING_PROPERTY + "=true to load anyway and accept the warning)");
+                    + " add " + enableNativeAccessOption()
+                    + " (or -D" + ALLOW_WARNING_PROPERTY + "=true to load anyway and accept the warning)");
         }
         List<String> attempts = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();
@@ -132,6 +130,23 @@ public final class NativeLibraryLoader {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether {@link #load} refuses every library in this JVM because native access is not enabled (and
+     * {@value #ALLOW_WARNING_PROPERTY} is not set); see the class comment.
+     */
+    public static boolean refusesWithoutNativeAccess() {
+        return !isNativeAccessAllowed() && !SystemProperties.getBoolean(ALLOW_WARNING_PROPERTY, false);
+    }
+
+    /**
+     * The JVM option that gives Weir native access: {@code --enable-native-access=ALL-UNNAMED} on the class
+     * path, {@code --enable-native-access=io.weir.common} on the module path.
+     */
+    public static String enableNativeAccessOption() {
+        Module module = NativeLibraryLoader.class.getModule();
+        return "--enable-native-access=" + (module.isNamed() ? module.getName() : "ALL-UNNAMED");
     }
 
     /** The resource paths tried for {@code name}, most specific first. */

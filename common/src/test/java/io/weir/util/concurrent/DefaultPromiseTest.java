@@ -209,26 +209,30 @@ class DefaultPromiseTest {
     }
 
     @Test
-    void waitingOnTheExecutorThreadIsRefusedInsteadOfDeadlocking() throws Exception {
+    void waitingOnTheExecutorThreadIsRefusedSayingWhichCallOnWhichThreadAndWhatToDoInstead() throws Exception {
         Promise<String> promise = new DefaultPromise<>(executor);
-        Future<Throwable> attempt = executor.submit(() -> {
+        String loopThread = executor.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
+
+        assertThat(thrownOnTheExecutor(promise::sync)).isInstanceOf(BlockingOperationException.class)
+                .hasMessageStartingWith("sync() called on the event loop thread '" + loopThread + "'")
+                .hasMessageContaining("that must complete " + promise)
+                .hasMessageContaining("it would wait for itself for ever")
+                .hasMessageContaining("add a listener instead, or wait from another thread");
+        assertThat(thrownOnTheExecutor(() -> promise.get(1, TimeUnit.SECONDS)))
+                .isInstanceOf(BlockingOperationException.class)
+                .hasMessageStartingWith("get() called on the event loop thread '" + loopThread + "'");
+    }
+
+    /** What {@code call} throws when run on the executor's own thread, or null. */
+    private static Throwable thrownOnTheExecutor(java.util.concurrent.Callable<?> call) throws Exception {
+        return executor.submit(() -> {
             try {
-                promise.sync();
+                call.call();
                 return null;
             } catch (Throwable t) {
                 return t;
             }
-        });
-        assertThat(attempt.get(10, TimeUnit.SECONDS)).isInstanceOf(BlockingOperationException.class);
-        Future<Throwable> timed = executor.submit(() -> {
-            try {
-                promise.get(1, TimeUnit.SECONDS);
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        assertThat(timed.get(10, TimeUnit.SECONDS)).isInstanceOf(BlockingOperationException.class);
+        }).get(10, TimeUnit.SECONDS);
     }
 
     @Test

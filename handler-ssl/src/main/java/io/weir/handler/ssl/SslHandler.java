@@ -103,6 +103,8 @@ public final class SslHandler implements ChannelHandler {
     private boolean needsFlush;
     private boolean taskPending;
     private boolean failed;
+    /** Why this handler failed (the handshake's or the engine's failure); set with {@link #failed}. */
+    private Throwable failure;
     private boolean readDuringHandshake;
     private boolean tls13;
 
@@ -443,6 +445,7 @@ public final class SslHandler implements ChannelHandler {
             return false;
         }
         failed = true;
+        failure = cause;
         handshakeTimer.cancel();
         encryptor.releaseAndFail(cause);
         if (handshakePromise.tryFailure(cause)) {
@@ -460,6 +463,7 @@ public final class SslHandler implements ChannelHandler {
             return;
         }
         failed = true;
+        failure = cause;
         encryptor.releaseAndFail(cause);
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isOpen()) {
@@ -704,10 +708,23 @@ public final class SslHandler implements ChannelHandler {
         }
         if (failed || closeSequence.isClosing()) {
             ((ByteBuf) msg).release();
-            promise.setFailure(new SSLException("the TLS session is closed or failed"));
+            promise.setFailure(writeRefused());
             return;
         }
         encryptor.add(ctx, (ByteBuf) msg, promise);
+    }
+
+    /**
+     * Why a write that arrives once the session failed or began closing is refused. A write racing a failed
+     * handshake carries that failure as its cause (and in its message), so the writer learns the real reason.
+     */
+    private SSLException writeRefused() {
+        Throwable cause = failure;
+        if (cause == null) {
+            return new SSLException("write refused: the TLS session is closed");
+        }
+        return new SSLException("write refused: the TLS " + (handshakePromise.isSuccess() ? "session" : "handshake")
+                + " failed: " + cause, cause);
     }
 
     @Override

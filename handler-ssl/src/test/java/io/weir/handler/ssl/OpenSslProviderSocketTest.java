@@ -184,12 +184,17 @@ class OpenSslProviderSocketTest {
     }
 
     @Test
-    void untrustedServerIsRefusedByTheOpenSslClient() throws Exception {
+    void untrustedServerIsRefusedByTheOpenSslClientWithTheTrustManagersReason() throws Exception {
         EventLoopGroup g = group();
         InetSocketAddress address = server(g, TlsTestSupport.server().sslProvider(SslProvider.OPENSSL).build());
+        // Trusts only a certificate the self-signed server does not present.
         SslHandler ssl = connect(g, address, SslContextBuilder.forClient().sslProvider(SslProvider.OPENSSL)
                 .trustManager(TlsTestSupport.CLIENT_CERT.certificate()).build(), "localhost");
         assertThat(ssl.handshakeFuture().isSuccess()).isFalse();
+        assertThat(ssl.handshakeFuture().cause()).isInstanceOf(javax.net.ssl.SSLHandshakeException.class)
+                .hasMessageStartingWith("certificate verification failed: PKIX path building failed")
+                .hasMessageContaining("CERTIFICATE_VERIFY_FAILED")
+                .hasCauseInstanceOf(java.security.cert.CertificateException.class);
     }
 
     @Test

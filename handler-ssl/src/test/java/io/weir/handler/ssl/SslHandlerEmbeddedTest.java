@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** SslHandler against itself over embedded channels: records, coalescing, closing, hostile bytes, leaks. */
@@ -284,6 +285,30 @@ class SslHandlerEmbeddedTest {
         assertThat(p.clientSsl.handshakeFuture().isSuccess()).isFalse();
         assertThat(p.clientApp.events.get(0)).isInstanceOfSatisfying(SslHandshakeCompletionEvent.class,
                 e -> assertThat(e.cause()).isInstanceOf(java.nio.channels.ClosedChannelException.class));
+        p.finish();
+    }
+
+    @ParameterizedTest
+    @EnumSource(SslProvider.class)
+    void writeRacingAFailedHandshakeCarriesTheHandshakesFailure(SslProvider provider) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(provider != SslProvider.OPENSSL || OpenSsl.isAvailable());
+        // The client trusts only a certificate the server does not present: its handshake fails.
+        SslContext untrusting = SslContextBuilder.forClient().sslProvider(provider)
+                .trustManager(TlsTestSupport.CLIENT_CERT.certificate()).build();
+        Pair p = new Pair(untrusting, TlsTestSupport.server().build());
+        List<ChannelFuture> writes = new ArrayList<>();
+        // Runs as the handshake fails, before the channel closes: the moment an application's write races it.
+        p.clientSsl.handshakeFuture().addListener(f -> writes.add(p.client.writeAndFlush(text("too late"))));
+
+        shuttle(p.client, p.server);
+
+        Throwable handshakeFailure = p.clientSsl.handshakeFuture().cause();
+        assertThat(handshakeFailure).isNotNull();
+        assertThat(writes).singleElement().satisfies(write -> assertThat(write.cause())
+                .isInstanceOf(javax.net.ssl.SSLException.class)
+                .hasMessageStartingWith("write refused: the TLS handshake failed: ")
+                .hasMessageContaining(handshakeFailure.getMessage())
+                .cause().isSameAs(handshakeFailure));
         p.finish();
     }
 

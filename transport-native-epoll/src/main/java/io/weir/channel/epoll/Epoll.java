@@ -4,6 +4,7 @@ import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Unix;
 import io.weir.util.platform.LoopLogger;
+import io.weir.util.platform.NativeFallback;
 import io.weir.util.platform.NativeLibraryLoader;
 import io.weir.util.platform.PlatformInfo;
 import java.io.IOException;
@@ -25,6 +26,9 @@ import java.util.Locale;
  * the JVM needs {@code --enable-native-access} for Weir ({@code ALL-UNNAMED} on the class path; on the module
  * path {@code io.weir.common}), or loading is refused and {@link #unavailabilityCause()} names the flag.
  *
+ * <p>When epoll is unavailable on Linux, one line at INFO says why, that code choosing by {@link #isAvailable()}
+ * runs on NIO, and what would make epoll work (see {@code NativeFallback}); off Linux only a DEBUG line.
+ *
  * <p>Thread-safe.
  */
 public final class Epoll {
@@ -39,6 +43,8 @@ public final class Epoll {
 
     private static Throwable load() {
         if (!PlatformInfo.isLinux()) {
+            // Nothing to fix here (epoll is Linux's), so no INFO line: NIO or kqueue is this platform's transport.
+            LOGGER.log(Level.DEBUG, "epoll transport unavailable: not Linux");
             return new UnsupportedOperationException("epoll needs Linux (this is " + System.getProperty("os.name") + ')');
         }
         try {
@@ -50,8 +56,18 @@ public final class Epoll {
             return null;
         } catch (Throwable t) {
             LOGGER.log(Level.DEBUG, "epoll transport unavailable", t);
+            NativeFallback.report(LOGGER, "epoll", t, "transports chosen by Epoll.isAvailable() run on NIO", fix(t));
             return t;
         }
+    }
+
+    /** What to do about {@code cause} when native access is not the reason (see {@code NativeFallback}). */
+    static String fix(Throwable cause) {
+        if (cause instanceof UnsatisfiedLinkError) {
+            return NativeFallback.bundledLibraryFix("weir-transport-native-epoll",
+                    "linux-" + buildArch(System.getProperty("os.arch", "")));
+        }
+        return "the kernel refused epoll or eventfd (a seccomp filter or a kernel without them): see the cause";
     }
 
     /**

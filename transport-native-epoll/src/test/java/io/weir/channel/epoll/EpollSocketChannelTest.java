@@ -21,6 +21,7 @@ import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.epoll.EpollChannels.Collector;
 import io.weir.channel.epoll.EpollChannels.Echo;
+import io.weir.channel.unix.NativeIoException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -559,7 +560,7 @@ class EpollSocketChannelTest extends AbstractEpollChannelTest {
     }
 
     @Test
-    void bindingATakenPortWithoutReusePortFails() throws Exception {
+    void bindingATakenPortWithoutReusePortFailsNamingTheAddress() throws Exception {
         EpollServerSocketChannel first = echoServer();
         EpollServerSocketChannel second = track(new EpollServerSocketChannel(clientLoop, group));
         second.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -567,7 +568,9 @@ class EpollSocketChannelTest extends AbstractEpollChannelTest {
         ChannelFuture bind = second.bind(first.localAddress());
 
         assertThatThrownBy(() -> bind.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).hasMessageContaining("Address already in use");
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(NativeIoException.class)
+                .hasMessageStartingWith("bind(" + LOOPBACK.getAddress().getHostAddress() + ':'
+                        + first.localAddress().getPort() + ") failed: Address already in use (errno ");
     }
 
     @Test

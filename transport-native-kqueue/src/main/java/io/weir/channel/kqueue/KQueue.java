@@ -4,6 +4,7 @@ import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Unix;
 import io.weir.util.platform.LoopLogger;
+import io.weir.util.platform.NativeFallback;
 import io.weir.util.platform.NativeLibraryLoader;
 import io.weir.util.platform.PlatformInfo;
 import java.io.IOException;
@@ -26,6 +27,9 @@ import java.util.Locale;
  * prefix ({@code -Dweir.libkqueue.prefix=DIR}, see the module's pom): libkqueue emulates kqueue over epoll, which
  * lets CI run the transport; without it the jar holds no library and {@link #unavailabilityCause()} says so. On
  * JDK 24 and later the JVM needs {@code --enable-native-access} for Weir, as for epoll.
+ *
+ * <p>When kqueue is unavailable off Linux, one line at INFO says why, that code choosing by {@link #isAvailable()}
+ * runs on NIO, and what would make kqueue work; on Linux only a DEBUG line.
  *
  * <p>Thread-safe.
  */
@@ -50,12 +54,17 @@ public final class KQueue {
         } catch (Throwable t) {
             LOGGER.log(Level.DEBUG, "kqueue transport unavailable", t);
             if (PlatformInfo.isLinux()) {
+                // No INFO line: kqueue on Linux is an emulation for CI; epoll is this platform's transport.
                 UnsatisfiedLinkError error = new UnsatisfiedLinkError("kqueue on Linux needs the library built"
                         + " against libkqueue: build with -Dweir.libkqueue.prefix=DIR (see"
                         + " transport-native-kqueue/pom.xml)");
                 error.initCause(t);
                 return error;
             }
+            NativeFallback.report(LOGGER, "kqueue", t, "transports chosen by KQueue.isAvailable() run on NIO",
+                    t instanceof UnsatisfiedLinkError ? NativeFallback.bundledLibraryFix(
+                            "weir-transport-native-kqueue", PlatformInfo.os() + '-' + libraryArch())
+                            : "the kernel refused kqueue or EVFILT_USER: see the cause");
             return t;
         }
     }
@@ -65,11 +74,14 @@ public final class KQueue {
      * where that differs from the build's ({@code aarch_64} against {@code aarch64}), the full name is passed.
      */
     static String libraryName() {
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        if ("amd64".equals(arch)) {
-            arch = "x86_64";
-        }
+        String arch = libraryArch();
         return arch.equals(PlatformInfo.arch()) ? LIBRARY_NAME : LIBRARY_NAME + '_' + arch;
+    }
+
+    /** The architecture in the library's file name, as the build computes it: os.arch, amd64 named x86_64. */
+    private static String libraryArch() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return "amd64".equals(arch) ? "x86_64" : arch;
     }
 
     /** Opens a kqueue and adds the user event every handler needs, so a platform without them shows up here. */

@@ -1,5 +1,8 @@
 package io.weir.channel.unix;
 
+import io.weir.channel.internal.BindFailure;
+import java.net.SocketAddress;
+
 /**
  * Turns the natives' return values into results and typed exceptions.
  *
@@ -94,13 +97,18 @@ public final class Errors {
 
     /** {@code "<operation>(..) failed: <strerror> (errno <n>)"}. */
     static String message(String operation, int errno) {
+        return message(operation, "..", errno);
+    }
+
+    /** {@code "<operation>(<arguments>) failed: <strerror> (errno <n>)"}. */
+    static String message(String operation, String arguments, int errno) {
         String description;
         try {
             description = UnixNative.strError(errno);
         } catch (UnsatisfiedLinkError e) {
             description = "unknown error";
         }
-        return operation + "(..) failed: " + description + " (errno " + errno + ')';
+        return operation + '(' + arguments + ") failed: " + description + " (errno " + errno + ')';
     }
 
     /** Whether {@code result} (a native's return value) means "try again when ready". */
@@ -122,6 +130,18 @@ public final class Errors {
             return new ConnectionResetException(operation, errno);
         }
         return new NativeIoException(operation, errno);
+    }
+
+    /**
+     * The exception for a failed {@code bind(2)}: a {@link NativeIoException} whose message names the address, as
+     * {@code bind(127.0.0.1:8080) failed: Address already in use (errno 98)}.
+     *
+     * @param local the address the bind asked for
+     * @param result the native's negative return value ({@code -errno})
+     * @throws IllegalArgumentException if {@code result} is not negative
+     */
+    static NativeIoException newBindException(SocketAddress local, long result) {
+        return new NativeIoException("bind", BindFailure.describe(local), errnoOf(result));
     }
 
     /**

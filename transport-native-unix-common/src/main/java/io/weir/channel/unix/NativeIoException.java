@@ -24,6 +24,12 @@ public class NativeIoException extends IOException {
         this.errno = errno;
     }
 
+    /** A failure whose message shows the call's arguments, as {@code bind(127.0.0.1:8080) failed: ...}. */
+    NativeIoException(String operation, String arguments, int errno) {
+        super(Errors.message(operation, arguments, errno));
+        this.errno = errno;
+    }
+
     /** The positive error number the call failed with. */
     public int errno() {
         return errno;

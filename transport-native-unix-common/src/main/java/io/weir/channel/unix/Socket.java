@@ -117,17 +117,22 @@ public final class Socket extends FileDescriptor {
      *
      * @throws IllegalArgumentException if the address is of the wrong kind for this socket
      * @throws UnresolvedAddressException if an inet address is unresolved
-     * @throws NativeIoException if {@code bind(2)} failed (for instance {@code EADDRINUSE})
+     * @throws NativeIoException if {@code bind(2)} failed (for instance {@code EADDRINUSE}); its message names
+     *         {@code local}
      */
     public void bind(SocketAddress local) throws IOException {
         Objects.requireNonNull(local, "local");
         ensureOpen();
+        int result;
         if (local instanceof InetSocketAddress) {
             InetSocketAddress inet = inet(local);
             InetAddress address = inet.getAddress();
-            Errors.check("bind", UnixNative.bind(fd, isIPv6(), address.getAddress(), scopeId(address), inet.getPort()));
+            result = UnixNative.bind(fd, isIPv6(), address.getAddress(), scopeId(address), inet.getPort());
         } else {
-            Errors.check("bind", UnixNative.bindDomain(fd, domain(local).pathBytes()));
+            result = UnixNative.bindDomain(fd, domain(local).pathBytes());
+        }
+        if (result < 0) {
+            throw Errors.newBindException(local, result);
         }
     }
 

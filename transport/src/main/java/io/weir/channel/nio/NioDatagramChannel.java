@@ -15,6 +15,7 @@ import io.weir.channel.DatagramPacket;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.RecvByteBufAllocator;
+import io.weir.channel.internal.BindFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -156,13 +157,13 @@ public class NioDatagramChannel extends AbstractNioChannel {
 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        ch.bind(localAddress);
+        BindFailure.bind(ch, localAddress);
     }
 
     @Override
     protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
         if (localAddress != null) {
-            ch.bind(localAddress);
+            BindFailure.bind(ch, localAddress);
         }
         try {
             ch.connect(remoteAddress);

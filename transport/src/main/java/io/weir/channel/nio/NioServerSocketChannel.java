@@ -12,6 +12,7 @@ import io.weir.channel.EventLoopGroup;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.internal.AcceptBackoff;
+import io.weir.channel.internal.BindFailure;
 import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -136,7 +137,11 @@ public class NioServerSocketChannel extends AbstractNioChannel implements Server
 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        ch.bind(localAddress, config.backlog);
+        try {
+            ch.bind(localAddress, config.backlog);
+        } catch (IOException e) {
+            throw BindFailure.withAddress(localAddress, e);
+        }
     }
 
     @Override

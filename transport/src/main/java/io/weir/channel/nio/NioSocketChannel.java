@@ -10,6 +10,7 @@ import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
 import io.weir.channel.ServerChannel;
+import io.weir.channel.internal.BindFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -164,13 +165,13 @@ public class NioSocketChannel extends AbstractNioByteChannel implements DuplexCh
 
     @Override
     protected void doBind(SocketAddress localAddress) throws Exception {
-        ch.bind(localAddress);
+        BindFailure.bind(ch, localAddress);
     }
 
     @Override
     protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
         if (localAddress != null) {
-            ch.bind(localAddress);
+            BindFailure.bind(ch, localAddress);
         }
         boolean connected;
         try {

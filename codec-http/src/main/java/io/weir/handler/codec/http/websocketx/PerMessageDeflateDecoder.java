@@ -151,7 +151,7 @@ public final class PerMessageDeflateDecoder implements ChannelHandler {
         }
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isActive()) {
-            ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), ""))
+            ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), cause.closeReason()))
                     .addListener(ChannelFutureListener.CLOSE);
         } else {
             ctx.close();

@@ -8,7 +8,6 @@ import io.weir.handler.codec.ByteToMessageDecoder;
 import io.weir.handler.codec.WritabilityInputPause;
 import io.weir.handler.codec.http.websocketx.internal.Utf8Validator;
 import io.weir.handler.codec.http.websocketx.internal.WebSocketMasking;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -455,22 +454,11 @@ public final class WebSocketFrameDecoder extends ByteToMessageDecoder {
         // Told first: closing may remove the handlers that would hear it.
         ctx.fireExceptionCaught(cause);
         if (ctx.channel().isActive()) {
-            ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), reasonOf(cause)))
+            ctx.writeAndFlush(new CloseWebSocketFrame(cause.closeStatus(), cause.closeReason()))
                     .addListener(ChannelFutureListener.CLOSE);
         } else {
             ctx.close();
         }
-    }
-
-    private static String reasonOf(WebSocketProtocolException cause) {
-        String m = cause.getMessage();
-        if (m == null) {
-            return "";
-        }
-        // Our own messages are ASCII; cut to what a close frame holds.
-        byte[] b = m.getBytes(StandardCharsets.US_ASCII);
-        return b.length <= CloseWebSocketFrame.MAX_REASON_BYTES ? m
-                : m.substring(0, CloseWebSocketFrame.MAX_REASON_BYTES);
     }
 
     /** Whether the decoder has failed the connection and now discards its input. */

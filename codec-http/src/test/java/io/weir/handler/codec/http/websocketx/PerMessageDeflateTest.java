@@ -161,6 +161,7 @@ class PerMessageDeflateTest {
         });
         CloseWebSocketFrame close = ch.readOutbound();
         assertThat(close.statusCode()).isEqualTo(1009);
+        assertThat(close.reasonText()).isEqualTo("inflated message " + ((1 << 20) + 1) + " over limit " + (1 << 20));
         close.release();
         assertThat(ch.isOpen()).isFalse();
         ch.finishAndReleaseAll();
@@ -174,7 +175,7 @@ class PerMessageDeflateTest {
         ch.writeInbound(new TextWebSocketFrame(true, WebSocketFrame.RSV1, compressed));
         assertThat(sink.errors).singleElement().isInstanceOfSatisfying(WebSocketProtocolException.class,
                 e -> assertThat(e.closeStatus()).isEqualTo(1007));
-        ch.finishAndReleaseAll();
+        assertClosedWithReason(ch, 1007, "text message is not UTF-8");
     }
 
     @Test
@@ -185,6 +186,18 @@ class PerMessageDeflateTest {
                 Unpooled.wrappedBuffer(WireFrames.hex("ff ff ff ff ff"))));
         assertThat(sink.errors).singleElement().isInstanceOfSatisfying(WebSocketProtocolException.class,
                 e -> assertThat(e.closeStatus()).isEqualTo(1007));
+        assertClosedWithReason(ch, 1007, "corrupt compressed data");
+    }
+
+    /** The close frame sent tells the peer why in words, not only by its code. */
+    private static void assertClosedWithReason(EmbeddedChannel ch, int status, String reason) {
+        CloseWebSocketFrame close = ch.readOutbound();
+        try {
+            assertThat(close.statusCode()).isEqualTo(status);
+            assertThat(close.reasonText()).isEqualTo(reason);
+        } finally {
+            close.release();
+        }
         ch.finishAndReleaseAll();
     }
 

@@ -281,6 +281,19 @@ class WebSocketFrameCodecTest {
         assertClosedWith(ch, sink, 1009);
     }
 
+    @Test
+    void closeReasonIsTheFailureCutToWhatACloseFrameHoldsAtACharacterBoundary() {
+        assertThat(new WebSocketTooBigException("message", 1_048_577, 1_048_576).closeReason())
+                .isEqualTo("message 1048577 over limit 1048576");
+        // 61 two-byte characters are 122 bytes; the 62nd would end at byte 124, past the 123 allowed.
+        String reason = new WebSocketProtocolException(1002, "é".repeat(70)).closeReason();
+        assertThat(reason).isEqualTo("é".repeat(61));
+        CloseWebSocketFrame close = new CloseWebSocketFrame(1002, reason);
+        assertThat(close.reasonText()).isEqualTo(reason);
+        close.release();
+        assertThat(new WebSocketProtocolException(1002, null).closeReason()).isEmpty();
+    }
+
     static void assertClosedWith(EmbeddedChannel ch, Sink sink, int status) {
         assertThat(sink.errors).hasSize(1);
         assertThat(sink.errors.get(0)).isInstanceOfSatisfying(WebSocketProtocolException.class,

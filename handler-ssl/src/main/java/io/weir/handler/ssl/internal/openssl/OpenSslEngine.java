@@ -421,7 +421,7 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
                 SSLException e = new SSLException("SSL_read: " + lastError());
                 if (SSL.bioLengthNonApplication(bio) > 0) {
                     // Send the alert first (the caller wraps), then fail.
-                    pendingFailure = new SSLHandshakeException(e.getMessage());
+                    pendingFailure = handshakeFailure(e.getMessage());
                     return new SSLEngineResult(Status.OK, HandshakeStatus.NEED_WRAP, 0, produced);
                 }
                 throw fatal(e);
@@ -488,15 +488,28 @@ public final class OpenSslEngine extends SSLEngine implements NativeBufferEngine
         if (error == SSL.SSL_ERROR_WANT_READ || error == SSL.SSL_ERROR_WANT_WRITE) {
             return SSL.bioLengthNonApplication(bio) > 0 ? HandshakeStatus.NEED_WRAP : HandshakeStatus.NEED_UNWRAP;
         }
-        String reason = lastError();
-        SSLHandshakeException e = new SSLHandshakeException(reason);
-        if (verifyFailure != null) {
-            e.initCause(verifyFailure);
-        }
+        SSLHandshakeException e = handshakeFailure(lastError());
         // The alert (held by BoringSSL, or already in the caller's output buffer) reaches the peer through the
         // next wrap, which then reports the failure.
         pendingFailure = e;
         return HandshakeStatus.NEED_WRAP;
+    }
+
+    /**
+     * The handshake's failure. When the trust manager refused the peer's chain, its reason leads the message
+     * ({@code certificate verification failed: PKIX path building failed: ...}) and its exception is the cause:
+     * BoringSSL's own text ({@code CERTIFICATE_VERIFY_FAILED}) says only that the callback said no.
+     */
+    private SSLHandshakeException handshakeFailure(String reason) {
+        Throwable refused = verifyFailure;
+        if (refused == null) {
+            return new SSLHandshakeException(reason);
+        }
+        String why = refused.getMessage() != null ? refused.getMessage() : refused.getClass().getName();
+        SSLHandshakeException e = new SSLHandshakeException("certificate verification failed: " + why + " ("
+                + reason + ')');
+        e.initCause(refused);
+        return e;
     }
 
     private void handshakeCompleted() {

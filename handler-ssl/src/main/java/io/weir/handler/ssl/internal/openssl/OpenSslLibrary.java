@@ -23,9 +23,14 @@ public final class OpenSslLibrary {
     private OpenSslLibrary() {
     }
 
+    /** Whether {@value #DISABLE_PROPERTY} turns the provider off. */
+    public static boolean isDisabled() {
+        return SystemProperties.getBoolean(DISABLE_PROPERTY, false);
+    }
+
     /** Loads and checks the library; returns null when it is usable, else why not. Never throws. */
     public static Throwable load() {
-        if (SystemProperties.getBoolean(DISABLE_PROPERTY, false)) {
+        if (isDisabled()) {
             return new UnsupportedOperationException("disabled by -D" + DISABLE_PROPERTY + "=true");
         }
         ClassLoader loader = OpenSslLibrary.class.getClassLoader() != null
