@@ -7,6 +7,7 @@ module io.weir.server {
     requires transitive io.weir.codec.http2;
     requires transitive io.weir.handler.ssl;
     requires transitive io.weir.grpc;
+    requires io.weir.codec.haproxy;
     requires io.weir.transport.epoll;
     requires io.weir.transport.kqueue;
     requires java.management;

@@ -18,6 +18,8 @@ import io.weir.channel.nio.NioIoHandler;
 import io.weir.server.Transports;
 import io.weir.grpc.EchoService;
 import io.weir.grpc.GrpcRoute;
+import io.weir.handler.codec.haproxy.HAProxyMessage;
+import io.weir.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
@@ -120,6 +122,7 @@ public final class HttpServer implements AutoCloseable {
     private volatile SslContext tls;
     private volatile GrpcRoute grpc = EchoService.register(new GrpcRoute());
     private volatile Channel tlsChannel;
+    private volatile boolean proxyProtocol;
     /** The listening channels and every connection, for {@link #drain}; connections join as they are set up. */
     private final ChannelGroup channels = new DefaultChannelGroup("weir-http-server", GlobalEventExecutor.INSTANCE,
             true);
@@ -133,6 +136,42 @@ public final class HttpServer implements AutoCloseable {
      */
     public HttpServer(EventLoopGroup group) {
         this.group = Objects.requireNonNull(group, "group");
+    }
+
+    /**
+     * Expects every connection, on both ports, to start with a PROXY protocol header (v1 or v2, as haproxy's
+     * {@code send-proxy} and {@code send-proxy-v2} send): the server is behind a balancer, and {@code /headers}
+     * reports the client's address from the header. A connection without one is refused. Takes effect at
+     * {@link #start}. Returns this.
+     */
+    public HttpServer proxyProtocol(boolean enabled) {
+        this.proxyProtocol = enabled;
+        return this;
+    }
+
+    /** Adds the PROXY protocol decoder first in a new connection's pipeline, if {@link #proxyProtocol} is on. */
+    private void addProxyProtocol(Channel ch, boolean enabled) {
+        if (enabled) {
+            ch.pipeline().addLast(new HAProxyMessageDecoder(), ProxyHeaderConsumed.INSTANCE);
+        }
+    }
+
+    /**
+     * Drops the decoded PROXY header (the decoder keeps the address on the channel, where {@code /headers} finds
+     * it) so that the protocol sniffing and TLS after it see bytes only; leaves the pipeline with it.
+     */
+    @ChannelHandler.Sharable
+    private static final class ProxyHeaderConsumed implements ChannelHandler {
+        static final ProxyHeaderConsumed INSTANCE = new ProxyHeaderConsumed();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HAProxyMessage) {
+                ctx.pipeline().remove(this);
+                return;
+            }
+            ctx.fireChannelRead(msg);
+        }
     }
 
     /**
@@ -282,6 +321,7 @@ public final class HttpServer implements AutoCloseable {
             HttpServerTimeouts connectionTimeouts = timeouts;
             int cap = maxConnections;
             ConnectionLimitHandler limit = cap == NO_CONNECTION_LIMIT ? null : new ConnectionLimitHandler(cap);
+            boolean proxied = proxyProtocol;
             ChannelInitializer<Channel> http1 = new ChannelInitializer<>() {
                 @Override
                 protected void initChannel(Channel ch) {
@@ -332,6 +372,7 @@ public final class HttpServer implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel ch) {
                             channels.add(ch);
+                            addProxyProtocol(ch, proxied);
                             // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
                             ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1,
                                     decisionTimeoutMillis));
@@ -369,11 +410,14 @@ public final class HttpServer implements AutoCloseable {
             tls = context;
             ChannelInitializer<Channel> http1 = http1Pipeline;
             Http2ServerInitializer http2 = http2Pipeline;
+            boolean proxied = proxyProtocol;
             Channel bound = newBootstrap(connectionLimit)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
                             channels.add(ch);
+                            // A balancer's PROXY header comes before the TLS handshake.
+                            addProxyProtocol(ch, proxied);
                             // The handshake has its own timeout (10 s); the chosen protocol's timeouts follow it.
                             ch.pipeline().addLast(StaticFileHandler.SSL_HANDLER_NAME, context.newHandler(ch.alloc()));
                             ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(
@@ -458,6 +502,9 @@ public final class HttpServer implements AutoCloseable {
                                        nothing; then RST_STREAM CANCEL (default 30s)
               --max-connections N      connections open at once; more are closed as they are accepted
                                        (default auto: the descriptor limit less 256)
+              --proxy-protocol on|off  every connection starts with a PROXY protocol v1/v2 header (behind
+                                       haproxy send-proxy or send-proxy-v2); /headers shows the client's
+                                       address from it (default off)
               --drain-timeout T        on Ctrl-C (SIGTERM), time the connections get to finish what is in
                                        flight before they are reset (default 30s)
             T is a duration such as 300ms, 10s or 2m (a bare number is seconds); 0 or off turns a timeout,
@@ -476,6 +523,7 @@ public final class HttpServer implements AutoCloseable {
         int maxConnections = defaultMaxConnections();
         int tlsPort = DEFAULT_TLS_PORT;
         long drainTimeoutMillis = ServerDrain.DEFAULT_TIMEOUT_MILLIS;
+        boolean proxyProtocol = false;
         Path tlsCert = null;
         Path tlsKey = null;
         for (int i = 0; i < args.length; i++) {
@@ -501,6 +549,7 @@ public final class HttpServer implements AutoCloseable {
                 case "--min-body-rate" -> timeouts.setMinBodyRate(parseCount(option, value));
                 case "--stream-read-timeout" -> streamReadTimeoutMillis = parseMillis(option, value);
                 case "--drain-timeout" -> drainTimeoutMillis = parseMillis(option, value);
+                case "--proxy-protocol" -> proxyProtocol = parseSwitch(option, value);
                 case "--max-connections" -> maxConnections = value.equals("auto") ? defaultMaxConnections()
                         : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value));
                 default -> throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
@@ -509,7 +558,8 @@ public final class HttpServer implements AutoCloseable {
         IoHandlerFactory io = ioHandlerFactory(transportName);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
         HttpServer server = new HttpServer(group).staticRoot(staticRoot).timeouts(timeouts)
-                .streamReadTimeout(streamReadTimeoutMillis, TimeUnit.MILLISECONDS).maxConnections(maxConnections);
+                .streamReadTimeout(streamReadTimeoutMillis, TimeUnit.MILLISECONDS).maxConnections(maxConnections)
+                .proxyProtocol(proxyProtocol);
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together\n" + USAGE);
         }
@@ -595,6 +645,19 @@ public final class HttpServer implements AutoCloseable {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + ": " + value + " (expected: a number >= 0, or off)");
         }
+    }
+
+    /**
+     * An on/off option: {@code on}/{@code true} or {@code off}/{@code false}.
+     *
+     * @throws IllegalArgumentException for anything else
+     */
+    static boolean parseSwitch(String option, String value) {
+        return switch (value) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new IllegalArgumentException(option + ": " + value + " (expected: on or off)");
+        };
     }
 
     private static long nonNegative(String option, String value, long parsed) {

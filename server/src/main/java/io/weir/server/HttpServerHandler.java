@@ -2,9 +2,11 @@ package io.weir.server;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
+import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.SimpleChannelInboundHandler;
+import io.weir.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpRequest;
 import io.weir.handler.codec.http.FullHttpResponse;
@@ -14,6 +16,9 @@ import io.weir.handler.codec.http.HttpMethod;
 import io.weir.handler.codec.http.HttpResponseStatus;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
+import io.weir.handler.codec.http2.Http2StreamChannel;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +33,9 @@ import java.util.Map;
  *   <li>{@code GET /json}: {@code {"message":"Hello, World!"}} as {@code application/json};</li>
  *   <li>{@code POST /echo}: the request body back, with the request's {@code Content-Type};</li>
  *   <li>{@code GET /headers}: the request headers as a JSON object, each name (lower case) mapped to the list of
- *       its values in the order received;</li>
+ *       its values in the order received, after {@code "remote": "IP:port"}, the client's address as the server
+ *       sees it (from the PROXY protocol header behind a balancer, else the socket's peer); a request header named
+ *       {@code remote} is left out, so that key always means the address;</li>
  *   <li>{@code OPTIONS *} (asterisk-form, RFC 9112 §3.2.4, the only method the codec lets use it): {@code 200}
  *       with {@code Allow} and no content. CONNECT never gets here: the codec answers it with 501.</li>
  * </ul>
@@ -61,7 +68,8 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
             case "/json" -> method.equals(HttpMethod.GET)
                     ? ok(ctx, JSON, HttpHeaderValues.APPLICATION_JSON) : notAllowed(ctx, "GET");
             case "/headers" -> method.equals(HttpMethod.GET)
-                    ? ok(ctx, headersAsJson(request).getBytes(StandardCharsets.UTF_8), HttpHeaderValues.APPLICATION_JSON)
+                    ? ok(ctx, headersAsJson(remoteOf(ctx.channel()), request).getBytes(StandardCharsets.UTF_8),
+                            HttpHeaderValues.APPLICATION_JSON)
                     : notAllowed(ctx, "GET");
             case "/echo" -> method.equals(HttpMethod.POST) ? echo(request) : notAllowed(ctx, "POST");
             case "*" -> serverOptions();
@@ -140,20 +148,37 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
         return response;
     }
 
-    /** The request's headers as JSON: {@code {"name":["value", ...], ...}} in the order received. */
-    static String headersAsJson(FullHttpRequest request) {
+    /**
+     * The client's address as "IP:port": the PROXY protocol header's source on a connection behind a balancer,
+     * else the connection's peer (for an HTTP/2 stream, its connection's).
+     */
+    static String remoteOf(Channel channel) {
+        Channel connection = channel instanceof Http2StreamChannel ? channel.parent() : channel;
+        SocketAddress address = HAProxyMessageDecoder.clientAddress(connection);
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            String ip = inet.getAddress().getHostAddress();
+            return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+
+    /**
+     * {@code {"remote":"IP:port","name":["value", ...], ...}}: the client's address, then the request's headers in
+     * the order received (one named {@code remote} is left out).
+     */
+    static String headersAsJson(String remote, FullHttpRequest request) {
         Map<String, List<String>> byName = new LinkedHashMap<>();
         for (Map.Entry<String, String> header : request.headers().entries()) {
-            byName.computeIfAbsent(header.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
-                    .add(header.getValue());
+            String name = header.getKey().toLowerCase(Locale.ROOT);
+            if (!name.equals("remote")) {
+                byName.computeIfAbsent(name, k -> new ArrayList<>()).add(header.getValue());
+            }
         }
         StringBuilder json = new StringBuilder(64 + 32 * byName.size()).append('{');
-        boolean firstName = true;
+        appendJsonString(json, "remote").append(':');
+        appendJsonString(json, remote);
         for (Map.Entry<String, List<String>> entry : byName.entrySet()) {
-            if (!firstName) {
-                json.append(',');
-            }
-            firstName = false;
+            json.append(',');
             appendJsonString(json, entry.getKey()).append(":[");
             List<String> values = entry.getValue();
             for (int i = 0; i < values.size(); i++) {

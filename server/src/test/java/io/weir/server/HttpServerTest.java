@@ -129,6 +129,18 @@ class HttpServerTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void headersNameTheClientsAddressWhichNoHeaderCanImpersonate(String transport) throws Exception {
+        start(transport);
+        try (RawHttp http = new RawHttp(address)) {
+            RawHttp.Response response = http.send("GET", "/headers", "Remote: 6.6.6.6:666");
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.bodyText()).startsWith("{\"remote\":\"127.0.0.1:")
+                    .doesNotContain("6.6.6.6").doesNotContain("\"remote\":[");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void unknownPathsAre404AndWrongMethods405(String transport) throws Exception {
         start(transport);
         assertThat(get("/nothing-here").statusCode()).isEqualTo(404);
