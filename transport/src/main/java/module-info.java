@@ -15,6 +15,7 @@ module io.weir.transport {
     exports io.weir.channel.local;
     exports io.weir.channel.nio;
     exports io.weir.channel.pool;
+    exports io.weir.resolver;
     // What the native transports need of the transport (idle-poll rule, accept back-off, file-region access);
     // not for applications. kqueue is named before it exists: javac's "module not found" lint is off.
     exports io.weir.channel.internal to io.weir.transport.unix.common, io.weir.transport.epoll,

@@ -5,11 +5,13 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.EventLoop;
+import io.weir.resolver.AddressResolver;
+import io.weir.resolver.AddressResolverGroup;
+import io.weir.resolver.DefaultAddressResolverGroup;
 import java.lang.reflect.Constructor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.UnknownHostException;
 import java.util.Objects;
 
 /**
@@ -27,8 +29,9 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Each connect creates a channel on {@code group().next()}, applies the options and attributes, adds the
- * handler, registers the channel, resolves an unresolved {@link InetSocketAddress} on the channel's event loop
- * (with {@link InetAddress#getByName}, which blocks that loop while the system resolver works), and connects.
+ * handler, registers the channel, resolves an unresolved {@link InetSocketAddress} with the
+ * {@linkplain #resolver(AddressResolverGroup) resolver} (by default {@link DefaultAddressResolverGroup}: the JDK's
+ * name service on a small shared pool, so the event loop never waits for a name server), and connects.
  * The returned future fails with what went wrong ({@link java.net.UnknownHostException},
  * {@link java.net.ConnectException}, {@link io.weir.channel.ConnectTimeoutException} after
  * {@link io.weir.channel.ChannelOption#CONNECT_TIMEOUT_MILLIS}) and the channel is then closed.
@@ -38,6 +41,7 @@ import java.util.Objects;
 public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
     private volatile ChannelFactory<? extends Channel> channelFactory;
     private volatile SocketAddress remoteAddress;
+    private volatile AddressResolverGroup<?> resolver = DefaultAddressResolverGroup.INSTANCE;
 
     /** An empty bootstrap. */
     public Bootstrap() {
@@ -47,6 +51,16 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
         super(other);
         channelFactory = other.channelFactory;
         remoteAddress = other.remoteAddress;
+        resolver = other.resolver;
+    }
+
+    /**
+     * How host names are resolved before connecting; {@link DefaultAddressResolverGroup#INSTANCE} unless set.
+     * A group whose resolvers do not support an address (a {@code LocalAddress}) leave it as it is.
+     */
+    public Bootstrap resolver(AddressResolverGroup<?> resolver) {
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        return this;
     }
 
     /**
@@ -104,7 +118,7 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
         return doConnect(address, localAddress());
     }
 
-    /** Connects to {@code host}:{@code port}, resolving the host on the channel's event loop. */
+    /** Connects to {@code host}:{@code port}, resolving the host with the {@link #resolver} first. */
     public ChannelFuture connect(String host, int port) {
         return connect(InetSocketAddress.createUnresolved(host, port));
     }
@@ -142,7 +156,8 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
             if (f.isSuccess()) {
                 // Later, for the reason AbstractBootstrap binds later: a connect that completes at once would
                 // fire channelActive from inside the registration.
-                channel.eventLoop().execute(() -> resolveAndConnect(channel, remote, local, promise));
+                AddressResolverGroup<?> group = resolver;
+                channel.eventLoop().execute(() -> resolveAndConnect(group, channel, remote, local, promise));
             } else {
                 promise.tryFailure(f.cause());
             }
@@ -151,19 +166,32 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
     }
 
     /** On the channel's event loop. */
-    private static void resolveAndConnect(Channel channel, SocketAddress remote, SocketAddress local,
-                                          ChannelPromise promise) {
-        SocketAddress target = remote;
-        if (remote instanceof InetSocketAddress inet && inet.isUnresolved()) {
-            try {
-                target = new InetSocketAddress(InetAddress.getByName(inet.getHostString()), inet.getPort());
-            } catch (UnknownHostException | SecurityException e) {
-                promise.tryFailure(e);
-                channel.close();
-                return;
-            }
+    private static void resolveAndConnect(AddressResolverGroup<?> group, Channel channel, SocketAddress remote,
+                                          SocketAddress local, ChannelPromise promise) {
+        AddressResolver<?> resolver;
+        try {
+            resolver = group.getResolver(channel.eventLoop());
+        } catch (RuntimeException e) {
+            promise.tryFailure(e);
+            channel.close();
+            return;
         }
-        channel.connect(target, local, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        if (!resolver.isSupported(remote) || resolver.isResolved(remote)) {
+            connect(channel, remote, local, promise);
+            return;
+        }
+        resolver.resolve(remote).addListener(f -> {
+            if (f.isSuccess()) {
+                connect(channel, (SocketAddress) f.getNow(), local, promise);
+            } else {
+                promise.tryFailure(f.cause());
+                channel.close();
+            }
+        });
+    }
+
+    private static void connect(Channel channel, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
+        channel.connect(remote, local, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     }
 
     @Override
