@@ -23,7 +23,7 @@ import java.util.Objects;
 /**
  * Picks the transport of the examples: on Linux the native epoll transport where {@link Epoll#isAvailable()},
  * then kqueue where {@link KQueue#isAvailable()} (built against libkqueue); on macOS and the BSDs kqueue; NIO
- * otherwise, saying once in the log why the native transports could not be used. The channel classes follow the
+ * otherwise (the native transports' own classes log why, once, with the fix). The channel classes follow the
  * loops a group actually runs, so an example given a NIO group by its caller (a test) still uses NIO channels.
  * Thread-safe.
  */
@@ -45,7 +45,8 @@ public final class Transports {
             if (KQueue.isAvailable()) {
                 return Kind.KQUEUE;
             }
-            LOGGER.log(Level.INFO, "native transports unavailable, using NIO: epoll: " + Epoll.unavailabilityCause()
+            // Epoll and KQueue each logged their cause and its fix at INFO already; this only records the choice.
+            LOGGER.log(Level.DEBUG, "native transports unavailable, using NIO: epoll: " + Epoll.unavailabilityCause()
                     + "; kqueue: " + KQueue.unavailabilityCause());
             return Kind.NIO;
         }
