@@ -124,6 +124,28 @@ class DefaultAddressResolverGroupTest {
     }
 
     @Test
+    void theNoopGroupHandsTheUnresolvedNameToThePipeline() throws Exception {
+        // As a proxy handler needs it: the name reaches the first handler's connect, never the local resolver.
+        java.util.concurrent.CompletableFuture<java.net.SocketAddress> seen = new java.util.concurrent.CompletableFuture<>();
+        ChannelFuture connected = new Bootstrap().group(loops).channel(NioSocketChannel.class)
+                .resolver(NoopAddressResolverGroup.INSTANCE)
+                .handler(new ChannelHandler() {
+                    @Override
+                    public void connect(io.weir.channel.ChannelHandlerContext ctx, java.net.SocketAddress remote,
+                                        java.net.SocketAddress local, io.weir.channel.ChannelPromise promise) {
+                        seen.complete(remote);
+                        ctx.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), local, promise);
+                    }
+                }).connect("only-the-proxy-knows.example", 1080);
+        assertThat(connected.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        InetSocketAddress remote = (InetSocketAddress) seen.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(remote.isUnresolved()).isTrue();
+        assertThat(remote.getHostString()).isEqualTo("only-the-proxy-knows.example");
+        assertThat(connected.isSuccess()).as("%s", connected.cause()).isTrue();
+        connected.channel().close().sync();
+    }
+
+    @Test
     void aShutDownExecutorIsRefused() throws Exception {
         EventLoopGroup other = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         other.shutdownGracefully(0, 0, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
