@@ -168,6 +168,11 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
     /** On the channel's event loop. */
     private static void resolveAndConnect(AddressResolverGroup<?> group, Channel channel, SocketAddress remote,
                                           SocketAddress local, ChannelPromise promise) {
+        if (!(remote instanceof InetSocketAddress inet) || !inet.isUnresolved()) {
+            // Nothing to resolve: no resolver is asked (a loop in its quiet period still connects).
+            connect(channel, remote, local, promise);
+            return;
+        }
         AddressResolver<?> resolver;
         try {
             resolver = group.getResolver(channel.eventLoop());
