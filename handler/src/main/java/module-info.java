@@ -1,6 +1,6 @@
 /**
  * Weir's everyday handlers: logging, idle and timeout detection, chunked writes, flow control, flush
- * consolidation, traffic shaping, IP filtering and a connection cap.
+ * consolidation, traffic shaping, IP filtering, a connection cap, and blocking work offloaded with backpressure.
  */
 module io.weir.handler {
     requires transitive io.weir.transport;
@@ -13,4 +13,5 @@ module io.weir.handler {
     exports io.weir.handler.traffic;
     exports io.weir.handler.ipfilter;
     exports io.weir.handler.limit;
+    exports io.weir.handler.offload;
 }
