@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -29,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link FixedChannelPool} of one: a request acquires the connection, opens its own stream on it and releases the
  * connection at once, so the next request (waiting in the pool meanwhile) reuses it while the first is still in
  * flight. A connection that has
- * closed (a GOAWAY, an idle timeout) fails the pool's health check and a new one is made.
+ * closed (a GOAWAY, an idle timeout) fails the pool's health check and a new one is made. A request not answered
+ * within {@value #TIMEOUT_SECONDS} s fails with a {@link java.util.concurrent.TimeoutException} and its stream is
+ * reset, so no request waits on the server for ever.
  *
  * <pre>
  * examples/run client.Http2SharedClient 127.0.0.1 8080 /plaintext 100   # host port path requests
@@ -40,12 +43,23 @@ public final class Http2SharedClient implements AutoCloseable {
     public record Response(int status, String body) {
     }
 
+    /** Longest wait for one response. */
+    public static final int TIMEOUT_SECONDS = 30;
+
     private final FixedChannelPool pool;
     private final String authority;
     private final AtomicInteger connectionsMade = new AtomicInteger();
 
+    private final long timeoutMillis;
+
     /** A client of the h2c server at {@code server}. */
     public Http2SharedClient(EventLoopGroup group, InetSocketAddress server) {
+        this(group, server, TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+    }
+
+    /** The same, failing a request not answered within {@code timeoutMillis}. */
+    public Http2SharedClient(EventLoopGroup group, InetSocketAddress server, long timeoutMillis) {
+        this.timeoutMillis = timeoutMillis;
         this.authority = server.getHostString() + ":" + server.getPort();
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class).remoteAddress(server);
         this.pool = new FixedChannelPool(bootstrap, ch -> {
@@ -62,7 +76,8 @@ public final class Http2SharedClient implements AutoCloseable {
 
     /** GETs {@code path} on its own stream of the shared connection. */
     public CompletableFuture<Response> get(String path) {
-        CompletableFuture<Response> result = new CompletableFuture<>();
+        CompletableFuture<Response> result = new CompletableFuture<Response>().orTimeout(timeoutMillis,
+                TimeUnit.MILLISECONDS);
         pool.acquire().addListener(acquired -> {
             if (!acquired.isSuccess()) {
                 result.completeExceptionally(acquired.cause());
@@ -77,7 +92,14 @@ public final class Http2SharedClient implements AutoCloseable {
                             result.completeExceptionally(opened.cause());
                             return;
                         }
-                        ((Channel) opened.getNow()).writeAndFlush(new Http2HeadersFrame(new Http2Headers()
+                        Channel stream = (Channel) opened.getNow();
+                        // A response that does not come in time: the stream is reset (RST_STREAM CANCEL).
+                        result.whenComplete((r, failure) -> {
+                            if (failure != null) {
+                                stream.close();
+                            }
+                        });
+                        stream.writeAndFlush(new Http2HeadersFrame(new Http2Headers()
                                 .method("GET").scheme("http").authority(authority).path(path), true));
                     });
         });
@@ -142,7 +164,7 @@ public final class Http2SharedClient implements AutoCloseable {
             for (int i = 0; i < requests; i++) {
                 all.add(client.get(path));
             }
-            CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).join();
+            CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
             System.out.println(requests + " responses over " + client.connectionsMade() + " connection(s); first: "
                     + all.get(0).join());
         } finally {

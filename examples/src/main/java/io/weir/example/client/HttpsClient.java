@@ -43,13 +43,19 @@ import javax.net.ssl.SSLException;
  * examples/run io.weir.example.client.HttpsClient https://127.0.0.1:8443/plaintext [--insecure]
  * </pre>
  *
- * {@code --insecure} trusts any certificate ({@link InsecureTrustManagerFactory}: for a local server with a
+ * The whole exchange (connect, handshake, response) must finish within {@value #TIMEOUT_SECONDS} s, else the future
+ * fails with a {@link java.util.concurrent.TimeoutException} and the connection is closed.
+ *
+ * <p>{@code --insecure} trusts any certificate ({@link InsecureTrustManagerFactory}: for a local server with a
  * self-signed certificate, never elsewhere); without it the JDK's trusted roots and host-name checks apply.
  */
 public final class HttpsClient {
     /** What came back: the protocol ALPN chose, the status and the body as text. */
     public record Response(String protocol, int status, String body) {
     }
+
+    /** Longest wait for the whole exchange. */
+    public static final int TIMEOUT_SECONDS = 30;
 
     private HttpsClient() {
     }
@@ -79,7 +85,13 @@ public final class HttpsClient {
 
     /** GETs {@code uri} over TLS on {@code group}; the future completes with the response or the failure. */
     public static CompletableFuture<Response> get(EventLoopGroup group, URI uri, SslContext tls) {
-        CompletableFuture<Response> result = new CompletableFuture<>();
+        return get(group, uri, tls, TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+    }
+
+    /** The same, with the whole exchange bounded by {@code timeoutMillis}. */
+    public static CompletableFuture<Response> get(EventLoopGroup group, URI uri, SslContext tls, long timeoutMillis) {
+        CompletableFuture<Response> result = new CompletableFuture<Response>().orTimeout(timeoutMillis,
+                TimeUnit.MILLISECONDS);
         int port = uri.getPort() > 0 ? uri.getPort() : 443;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -108,7 +120,15 @@ public final class HttpsClient {
                 .connect(uri.getHost(), port).addListener(f -> {
                     if (!f.isSuccess()) {
                         result.completeExceptionally(f.cause());
+                        return;
                     }
+                    // Whatever ends the exchange badly (the timeout above all) ends the connection too.
+                    Channel ch = ((io.weir.channel.ChannelFuture) f).channel();
+                    result.whenComplete((r, failure) -> {
+                        if (failure != null) {
+                            ch.close();
+                        }
+                    });
                 });
         return result;
     }

@@ -18,18 +18,22 @@ import io.weir.handler.codec.http.HttpMethod;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
+import io.weir.handler.timeout.ReadTimeoutHandler;
 import io.weir.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An HTTP/1.1 client that keeps connections alive and shares them: a {@link FixedChannelPool} of at most
  * {@code maxConnections} connections, one request at a time on each; requests beyond that wait for a connection
- * (bounded and timed by the pool). A connection the server closes is dropped by the pool's health check.
+ * (bounded and timed by the pool). A connection the server closes is dropped by the pool's health check, and one
+ * that reads nothing for {@value #READ_TIMEOUT_SECONDS} s (a server that never answers, or an idle pooled
+ * connection) is closed, failing the request in flight, so no request waits on the server for ever.
  *
  * <pre>
  * examples/run client.PooledHttpClient 127.0.0.1 8080 /plaintext 100 4   # host port path requests connections
@@ -40,17 +44,27 @@ public final class PooledHttpClient implements AutoCloseable {
     public record Response(int status, String body) {
     }
 
+    /** Longest silence from the server on a connection before it is closed. */
+    public static final int READ_TIMEOUT_SECONDS = 30;
+
     private final FixedChannelPool pool;
     private final String host;
     private final AtomicInteger connectionsMade = new AtomicInteger();
 
     /** A client of {@code server} on {@code group}, with at most {@code maxConnections} connections. */
     public PooledHttpClient(EventLoopGroup group, InetSocketAddress server, int maxConnections) {
+        this(group, server, maxConnections, TimeUnit.SECONDS.toMillis(READ_TIMEOUT_SECONDS));
+    }
+
+    /** The same, closing a connection whose server stays silent for {@code readTimeoutMillis}. */
+    public PooledHttpClient(EventLoopGroup group, InetSocketAddress server, int maxConnections,
+                            long readTimeoutMillis) {
         this.host = server.getHostString() + ":" + server.getPort();
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class).remoteAddress(server);
         this.pool = new FixedChannelPool(bootstrap, ch -> {
             connectionsMade.incrementAndGet();
-            ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(1 << 20), new Exchange());
+            ch.pipeline().addLast(new ReadTimeoutHandler(readTimeoutMillis, TimeUnit.MILLISECONDS), new HttpClientCodec(),
+                    new HttpObjectAggregator(1 << 20), new Exchange());
         }, maxConnections);
     }
 
@@ -115,6 +129,15 @@ public final class PooledHttpClient implements AutoCloseable {
             }
         }
 
+        /** A read timeout or a decoding failure: the request fails with it, the connection closes. */
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (pending != null) {
+                pending.completeExceptionally(cause);
+            }
+            ctx.close();
+        }
+
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (pending != null) {
@@ -140,7 +163,7 @@ public final class PooledHttpClient implements AutoCloseable {
             for (int i = 0; i < requests; i++) {
                 all.add(client.get(path));
             }
-            CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).join();
+            CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
             System.out.println(requests + " responses over " + client.connectionsMade() + " connections; first: "
                     + all.get(0).join());
         } finally {

@@ -37,6 +37,17 @@ class Http2SharedClientTest {
     }
 
     @Test
+    void aServerThatNeverAnswersFailsTheRequestInTime() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             Http2SharedClient client = new Http2SharedClient(group,
+                     (InetSocketAddress) silent.getLocalSocketAddress(), 200)) {
+            var response = client.get("/plaintext");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> response.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+        }
+    }
+
+    @Test
     void fiftyConcurrentRequestsShareOneConnection() throws Exception {
         try (Http2SharedClient client = new Http2SharedClient(group, address)) {
             List<CompletableFuture<Http2SharedClient.Response>> all = new ArrayList<>();

@@ -58,6 +58,16 @@ class HttpsClientTest {
     }
 
     @Test
+    void aServerThatNeverAnswersTheHandshakeTimesOut() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            var future = HttpsClient.get(group, URI.create("https://127.0.0.1:" + silent.getLocalPort() + "/"),
+                    HttpsClient.context(true), 200);
+            assertThatThrownBy(() -> future.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+        }
+    }
+
+    @Test
     void aSelfSignedServerIsRefusedWithoutInsecure() throws Exception {
         var future = HttpsClient.get(group, plaintext, HttpsClient.context(false));
         assertThatThrownBy(() -> future.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)

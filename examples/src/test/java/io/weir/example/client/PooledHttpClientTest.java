@@ -53,6 +53,23 @@ class PooledHttpClientTest {
     }
 
     @Test
+    void aServerThatNeverAnswersFailsTheRequestAndFreesTheConnection() throws Exception {
+        // Connections land in the accept queue of a socket nobody reads from: the request is never answered.
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PooledHttpClient client = new PooledHttpClient(group,
+                     (InetSocketAddress) silent.getLocalSocketAddress(), 1, 200)) {
+            var first = client.get("/plaintext");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(java.util.concurrent.ExecutionException.class);
+            // The connection went back to the pool (closed): the next request gets a new one, not a wait.
+            var second = client.get("/plaintext");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> second.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(java.util.concurrent.ExecutionException.class);
+            assertThat(client.connectionsMade()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void oneConnectionServesRequestsOneAfterAnotherErrorsIncluded() throws Exception {
         try (PooledHttpClient client = new PooledHttpClient(group, address, 1)) {
             assertThat(client.get("/plaintext").get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
