@@ -15,7 +15,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,6 +67,39 @@ class Http2InteropTest {
         assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo(Files.readAllBytes(root.resolve("big.txt")));
+    }
+
+    @Test
+    void curlUpgradesDownloadALargeFileWhileReadingSlowly() throws Exception {
+        // curl switches its reader to HTTP/2 only after the 101 and gives up ("connection buffer size is too small
+        // to store data following HTTP Upgrade response header") when more than 32 KiB of frames arrived behind it,
+        // which eight slow readers at once made likely while the response left with the 101. It now waits for
+        // each client's preface.
+        String curl = ExternalTool.find("curl", "apt-get install curl").toString();
+        byte[] expected = Files.readAllBytes(root.resolve("big.txt"));
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<byte[]>> downloads = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                downloads.add(clients.submit(() -> {
+                    Path out = Files.createTempFile(root, "download", ".txt");
+                    try {
+                        ExternalTool.Result get = ExternalTool.run(60, List.of(curl, "-sS", "--http2",
+                                "--limit-rate", "300k", "-o", out.toString(), "-w", "%{http_version} %{http_code}",
+                                base + "/static/big.txt"));
+                        assertThat(get.output()).isEqualTo("2 200");
+                        return Files.readAllBytes(out);
+                    } finally {
+                        Files.deleteIfExists(out);
+                    }
+                }));
+            }
+            for (Future<byte[]> download : downloads) {
+                assertThat(download.get(90, TimeUnit.SECONDS)).isEqualTo(expected);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
     }
 
     @Test

@@ -279,6 +279,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             throw tooMany;
         }
         stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
+        c.resetReceived(streamId, errorCode);
         c.ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
         c.closeStream(stream, streamError(streamId, Http2Error.CANCEL, "stream reset by the peer"));
     }
@@ -294,6 +295,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             streamWindowsMoved();
         }
         c.ctx.fireChannelRead(new Http2SettingsFrame(settings));
+        c.clientPrefaceReceived();
     }
 
     /** Applies settings that arrive without a SETTINGS frame to acknowledge (an h2c Upgrade's HTTP2-Settings). */
@@ -401,6 +403,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     @Override
     public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
         c.goAwayReceivedLastStreamId = lastStreamId;
+        c.goAwayReceived(lastStreamId, errorCode);
         c.ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
         for (int id : c.streams.keys()) {
             DefaultHttp2FrameStream stream = c.streams.get(id);

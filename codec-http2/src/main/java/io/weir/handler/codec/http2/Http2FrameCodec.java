@@ -1,5 +1,7 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.metrics.HttpMetrics;
+import io.weir.metrics.WeirEvents;
 import static io.weir.handler.codec.http2.Http2Exception.connectionError;
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
@@ -29,6 +31,7 @@ import io.weir.util.collection.IntObjectMap;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
 import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -174,6 +177,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     int consecutiveEmptyData;
     private boolean started;
     private boolean failed;
+    /** The request of an h2c Upgrade, waiting for the client's connection preface; null otherwise. */
+    private Http2HeadersFrame upgradeRequest;
     private boolean inRead;
     boolean flushNeeded;
     /** No frame is read while the channel is unwritable (its peer is not reading our output). */
@@ -198,6 +203,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     private final Http2ConnectionTimeouts timeouts;
     /** RFC 8441: SETTINGS_ENABLE_CONNECT_PROTOCOL on both sides and the {@code :protocol} rules it sets. */
     final Http2ExtendedConnect extendedConnect;
+    /** Where streams, resets, GOAWAYs and timeouts are counted; null when nobody asked. */
+    final HttpMetrics metrics;
 
     Http2FrameCodec(Http2FrameCodecBuilder config) {
         this.config = config;
@@ -220,6 +227,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis(),
                 config.minBodyRate());
         this.extendedConnect = new Http2ExtendedConnect(localSettings);
+        this.metrics = config.metrics;
     }
 
     /** A server codec with the default settings and limits. */
@@ -328,8 +336,13 @@ public final class Http2FrameCodec implements ChannelHandler {
     }
 
     /**
-     * Stream 1 of an HTTP/1.1 Upgrade to h2c (RFC 7540 §3.2): applies the client's HTTP2-Settings and fires the
-     * request as a HEADERS frame with END_STREAM on a stream that is half-closed (remote).
+     * Stream 1 of an HTTP/1.1 Upgrade to h2c (RFC 7540 §3.2): applies the client's HTTP2-Settings and opens the
+     * stream half-closed (remote). The request is fired as a HEADERS frame with END_STREAM once the client's
+     * connection preface (its first SETTINGS) has arrived, not at once: a client switching its reader from HTTP/1.1
+     * to HTTP/2 may not take a whole window of response bytes behind the 101 (curl 7.88 gives up on more than
+     * 32 KiB there, the JDK's HttpClient has been seen to lose frame alignment), and by its preface it has switched.
+     * The wait costs the upgrade one round trip and is bounded by the SETTINGS timeout, which ends a connection
+     * whose client never sends its preface.
      */
     void upgradedFromHttp1(Http2Settings clientSettings, Http2Headers request) throws Http2Exception {
         inbound.onSettingsApply(clientSettings);
@@ -337,8 +350,18 @@ public final class Http2FrameCodec implements ChannelHandler {
         DefaultHttp2FrameStream stream = openStream(1, Http2StreamState.HALF_CLOSED_REMOTE);
         stream.headersReceived = true;
         stream.headMethod = "HEAD".contentEquals(request.method() == null ? "" : request.method());
-        ctx.fireChannelRead(new Http2HeadersFrame(stream, request, true));
-        ctx.fireChannelReadComplete();
+        upgradeRequest = new Http2HeadersFrame(stream, request, true);
+    }
+
+    /** Fires the h2c Upgrade's request (see {@link #upgradedFromHttp1}) once the client's preface is in. */
+    void clientPrefaceReceived() {
+        Http2HeadersFrame request = upgradeRequest;
+        if (request != null) {
+            upgradeRequest = null;
+            if (streams.get(1) == request.stream()) {
+                ctx.fireChannelRead(request);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -396,6 +419,7 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     private void cleanUp(Throwable cause) {
         failed = true;
+        upgradeRequest = null;
         extendedConnect.connectionClosed();
         timeouts.stop();
         cancel(settingsTimeout);
@@ -544,6 +568,25 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     // ---------------------------------------------------------------- errors
 
+    /**
+     * An error on the connection below the frames (a reset by the peer, a TLS record that did not decrypt) ends
+     * it here, the way HTTP/1.1's handlers do: an {@link IOException} closes it quietly (a peer that resets its
+     * connections must not fill the log), anything else with GOAWAY(INTERNAL_ERROR). Either way the stream channels
+     * see their streams close. Logged at DEBUG.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (LOGGER.isLoggable(System.Logger.Level.DEBUG)) {
+            LOGGER.log(System.Logger.Level.DEBUG, "closing HTTP/2 connection " + ctx.channel() + " after an error",
+                    cause);
+        }
+        if (cause instanceof IOException || failed) {
+            ctx.close();
+        } else {
+            connectionFailed(connectionError(Http2Error.INTERNAL_ERROR, "connection error: " + cause));
+        }
+    }
+
     private void connectionFailed(Http2Exception e) {
         if (failed) {
             return;
@@ -595,6 +638,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
         writeControl(writer.writeRstStream(ctx, id, errorCode, ctx.newPromise()));
         flushNeeded = true;
+        resetSent(id, errorCode);
         if (stream != null) {
             stream.state = Http2StreamState.CLOSED_RESET_SENT;
             closeStream(stream, streamError(id, Http2Error.of(errorCode) == null ? Http2Error.CANCEL
@@ -614,7 +658,39 @@ public final class Http2FrameCodec implements ChannelHandler {
     void refuseStream(int id) {
         writeControl(writer.writeRstStream(ctx, id, Http2Error.REFUSED_STREAM.code(), ctx.newPromise()));
         flushNeeded = true;
+        resetSent(id, Http2Error.REFUSED_STREAM.code());
         rememberClosed(id, true);
+    }
+
+    /** Counts a RST_STREAM sent (if metrics are on) and records its JFR event. */
+    private void resetSent(int id, long errorCode) {
+        if (metrics != null) {
+            metrics.resetsSent().increment(HttpMetrics.http2ErrorIndex(errorCode));
+        }
+        WeirEvents.http2Reset(ctx.channel().remoteAddress(), WeirEvents.SENT, id, errorCode);
+    }
+
+    /** Counts a RST_STREAM received (if metrics are on) and records its JFR event. */
+    void resetReceived(int id, long errorCode) {
+        if (metrics != null) {
+            metrics.resetsReceived().increment(HttpMetrics.http2ErrorIndex(errorCode));
+        }
+        WeirEvents.http2Reset(ctx.channel().remoteAddress(), WeirEvents.RECEIVED, id, errorCode);
+    }
+
+    /** Counts a GOAWAY received (if metrics are on) and records its JFR event. */
+    void goAwayReceived(int lastStreamId, long errorCode) {
+        if (metrics != null) {
+            metrics.goAwaysReceived().increment(HttpMetrics.http2ErrorIndex(errorCode));
+        }
+        WeirEvents.http2GoAway(ctx.channel().remoteAddress(), WeirEvents.RECEIVED, lastStreamId, errorCode);
+    }
+
+    /** Counts a timeout that fired, if metrics are on. */
+    void timedOut(HttpMetrics.Timeout kind) {
+        if (metrics != null) {
+            metrics.timeout(kind);
+        }
     }
 
     /** Counts a reset; on too many, ends the connection (ENHANCE_YOUR_CALM) and returns false. */
@@ -677,6 +753,9 @@ public final class Http2FrameCodec implements ChannelHandler {
         stream.writable = Http2OutboundFlow.isWritable(stream);
         stream.lastReadNanos = ticker.nanoTime();
         streams.put(id, stream);
+        if (metrics != null) {
+            metrics.activeStreams().increment();
+        }
         if (ids.isRemote(id)) {
             activeRemoteStreams++;
         } else {
@@ -688,6 +767,9 @@ public final class Http2FrameCodec implements ChannelHandler {
     void closeStream(DefaultHttp2FrameStream stream, Throwable cause) {
         if (streams.remove(stream.id) == null) {
             return;
+        }
+        if (metrics != null) {
+            metrics.activeStreams().decrement();
         }
         if (ids.isRemote(stream.id)) {
             activeRemoteStreams--;
@@ -969,6 +1051,10 @@ public final class Http2FrameCodec implements ChannelHandler {
         int last = goAwaySentLastStreamId >= 0 ? Math.min(goAwaySentLastStreamId, lastStreamId) : lastStreamId;
         goAwaySentLastStreamId = last;
         writer.writeGoAway(ctx, last, errorCode, debugData, ctx.newPromise());
+        if (metrics != null) {
+            metrics.goAwaysSent().increment(HttpMetrics.http2ErrorIndex(errorCode));
+        }
+        WeirEvents.http2GoAway(ctx.channel().remoteAddress(), WeirEvents.SENT, last, errorCode);
     }
 
     @Override

@@ -87,21 +87,53 @@ class Http2CleartextServerHandlerTest {
     void upgradeToH2cServesTheRequestAsStreamOne() throws Http2Exception {
         EmbeddedChannel ch = new EmbeddedChannel(handler());
         try {
-            ch.writeInbound(Unpooled.copiedBuffer("GET /up HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings"
-                    + "\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n", StandardCharsets.US_ASCII));
-            ByteBuf first = ch.readOutbound();
-            String head = first.toString(StandardCharsets.US_ASCII);
-            first.release();
-            assertThat(head).startsWith("HTTP/1.1 101 Switching Protocols");
+            assertThat(sendUpgrade(ch)).startsWith("HTTP/1.1 101 Switching Protocols");
             RecordingClient frames = new RecordingClient();
-            ByteBuf out;
-            while ((out = ch.readOutbound()) != null) {
-                frames.read(out);
-            }
+            frames.readAll(ch);
+            // Until the client's preface, only the server's own preface (SETTINGS, WINDOW_UPDATE): the response
+            // waits for the client to have switched to HTTP/2.
+            assertThat(frames.client.events).extracting(Event::type).contains((int) Http2Frames.SETTINGS)
+                    .doesNotContain((int) HEADERS, (int) DATA);
+            ch.writeInbound(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()),
+                    Unpooled.wrappedBuffer(new byte[] {0, 0, 0, Http2Frames.SETTINGS, 0, 0, 0, 0, 0}));
+            frames.readAll(ch);
             assertThat(frames.client.events).anyMatch(e -> e.type() == HEADERS && e.streamId() == 1);
             assertThat(frames.client.events.stream().filter(e -> e.type() == DATA).map(Http2FrameClient::text))
                     .anyMatch(t -> t.startsWith("GET /up host=h"));
             frames.client.close();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void upgradedClientThatNeverSendsItsPrefaceGetsNoResponseAndIsClosed() {
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            sendUpgrade(ch);
+            RecordingClient frames = new RecordingClient();
+            ch.advanceTimeBy(Http2FrameCodec.DEFAULT_SETTINGS_ACK_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            ch.runPendingTasks();
+            frames.readAll(ch);
+            assertThat(frames.client.events).extracting(Event::type).contains((int) Http2Frames.GOAWAY)
+                    .doesNotContain((int) HEADERS, (int) DATA);
+            assertThat(ch.isOpen()).isFalse();
+            frames.client.close();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void connectionResetByThePeerClosesQuietly() {
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            ch.writeInbound(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+            // An IOException (ECONNRESET) reaching the end of the pipeline would be logged as unhandled and
+            // rethrown here by checkException.
+            ch.pipeline().fireExceptionCaught(new java.net.SocketException("Connection reset"));
+            ch.checkException();
+            assertThat(ch.isOpen()).isFalse();
         } finally {
             ch.finishAndReleaseAll();
         }
@@ -122,6 +154,25 @@ class Http2CleartextServerHandlerTest {
         void read(ByteBuf out) {
             client.channel.writeOutbound(out);
             client.read();
+        }
+
+        void readAll(EmbeddedChannel server) {
+            ByteBuf out;
+            while ((out = server.readOutbound()) != null) {
+                read(out);
+            }
+        }
+    }
+
+    /** Sends an h2c Upgrade request for /up; returns the first buffer the server wrote back (the 101). */
+    private static String sendUpgrade(EmbeddedChannel ch) {
+        ch.writeInbound(Unpooled.copiedBuffer("GET /up HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings"
+                + "\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n", StandardCharsets.US_ASCII));
+        ByteBuf first = ch.readOutbound();
+        try {
+            return first.toString(StandardCharsets.US_ASCII);
+        } finally {
+            first.release();
         }
     }
 
