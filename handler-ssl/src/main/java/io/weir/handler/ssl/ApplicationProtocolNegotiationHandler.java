@@ -3,6 +3,7 @@ package io.weir.handler.ssl;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.util.ReferenceCountUtil;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Objects;
 
@@ -23,6 +24,8 @@ import java.util.Objects;
  * }</pre>
  */
 public abstract class ApplicationProtocolNegotiationHandler implements ChannelHandler {
+    private static final System.Logger LOGGER =
+            System.getLogger(ApplicationProtocolNegotiationHandler.class.getName());
     /** Messages held before the handshake completes; more means the peer sent data a TLS handshake cannot carry. */
     public static final int MAX_HELD_MESSAGES = 64;
 
@@ -44,6 +47,24 @@ public abstract class ApplicationProtocolNegotiationHandler implements ChannelHa
     /** Called when the handshake failed; closes the channel. */
     protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) throws Exception {
         ctx.close();
+    }
+
+    /**
+     * An I/O error before the protocol is configured (a client that resets during the handshake, a record that is
+     * not TLS) closes the connection quietly, logged at DEBUG: no protocol handler is there yet to take it, and a
+     * client must not be able to fill the server's log. Other errors go on down the pipeline.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (cause instanceof IOException) {
+            if (LOGGER.isLoggable(System.Logger.Level.DEBUG)) {
+                LOGGER.log(System.Logger.Level.DEBUG, "closing " + ctx.channel() + " before ALPN chose a protocol",
+                        cause);
+            }
+            ctx.close();
+        } else {
+            ctx.fireExceptionCaught(cause);
+        }
     }
 
     @Override

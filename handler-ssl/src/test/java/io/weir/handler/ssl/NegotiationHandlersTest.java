@@ -61,6 +61,19 @@ class NegotiationHandlersTest {
     }
 
     @Test
+    void connectionResetDuringTheHandshakeClosesQuietly() throws Exception {
+        Chooser chooser = new Chooser();
+        EmbeddedChannel server = new EmbeddedChannel(TlsTestSupport.server().build()
+                .newHandler(ByteBufAllocator.DEFAULT), chooser);
+        // Reaching the end of the pipeline, it would be logged as unhandled (WARNING) and rethrown here.
+        server.pipeline().fireExceptionCaught(new java.net.SocketException("Connection reset"));
+        server.checkException();
+        assertThat(server.isOpen()).isFalse();
+        server.finishAndReleaseAll();
+        chooser.app.received.release();
+    }
+
+    @Test
     void failedHandshakeClosesTheChannel() throws Exception {
         SslContext serverCtx = TlsTestSupport.server().build();
         Chooser chooser = new Chooser();

@@ -8,6 +8,7 @@ import io.weir.channel.Channel;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http2.internal.Http2Frames;
 import io.weir.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Not sharable: one per connection. Event loop only.
  */
 public final class Http2CleartextServerHandler implements ChannelHandler {
+    private static final System.Logger LOGGER = System.getLogger(Http2CleartextServerHandler.class.getName());
 
     /**
      * Bytes of a first line the handler waits for before it decides; a longer line goes to the HTTP/1.1 decoder,
@@ -112,6 +114,24 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
         decided = true;
         releaseBuffered();
         ctx.close();
+    }
+
+    /**
+     * An I/O error before the protocol is chosen (a client that connects and resets) closes the connection quietly,
+     * logged at DEBUG: there is no protocol handler yet to take it, and a client must not be able to fill the
+     * server's log. Other errors go on down the pipeline.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            if (LOGGER.isLoggable(System.Logger.Level.DEBUG)) {
+                LOGGER.log(System.Logger.Level.DEBUG, "closing " + ctx.channel() + " before its protocol was chosen",
+                        cause);
+            }
+            ctx.close();
+        } else {
+            ctx.fireExceptionCaught(cause);
+        }
     }
 
     @Override

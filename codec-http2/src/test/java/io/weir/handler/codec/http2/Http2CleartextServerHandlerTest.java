@@ -125,6 +125,18 @@ class Http2CleartextServerHandlerTest {
     }
 
     @Test
+    void connectionResetBeforeTheProtocolIsChosenClosesQuietly() {
+        EmbeddedChannel ch = new EmbeddedChannel(handler());
+        try {
+            ch.pipeline().fireExceptionCaught(new java.net.SocketException("Connection reset"));
+            ch.checkException();
+            assertThat(ch.isOpen()).isFalse();
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void connectionResetByThePeerClosesQuietly() {
         EmbeddedChannel ch = new EmbeddedChannel(handler());
         try {
