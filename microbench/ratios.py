@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Weir/Netty and Weir/JDK ratios from JMH JSON results, and the README's ratio rows from committed results.
+"""Weir/Netty and Weir/JDK ratios from JMH JSON results, and the ratio rows of docs/benchmarks.md from committed results.
 
     ratios.py RESULT.json [--markdown]    the ratio table of one JMH JSON result (java -jar ... -rf json)
-    ratios.py --readme [--markdown]       every README ratio row listed in microbench/results/readme-rows.json,
-                                          re-derived from the committed file it names, with the command that
-                                          produced it; rows whose file is not committed yet, or whose README
-                                          value differs from the file's, are listed and the exit status is 1
+    ratios.py --docs [--markdown]         every ratio row of docs/benchmarks.md listed in
+                                          microbench/results/benchmark-rows.json, re-derived from the committed
+                                          file it names, with the command that produced it; the exit status is 1
+                                          if a row's file is not committed, if the value the manifest quotes is
+                                          not what the file gives (at the quoted precision), or if
+                                          docs/benchmarks.md does not show the quoted numbers together in one
+                                          table row or paragraph
 
 Benchmark methods are named weir<Case>, netty<Case> and jdk<Case> (see AbstractMicrobenchmark); a configuration
 other than a framework's default is a suffix after an underscore (nettyPingPong_busyWait,
@@ -16,6 +19,7 @@ shared machine than JMH's mean). A ratio above 1.0 means Weir is faster, whateve
 divided Weir/other, time per operation other/Weir.
 """
 import json
+from collections import Counter
 import os
 import re
 import statistics
@@ -23,7 +27,9 @@ import sys
 
 PREFIXES = ("weir", "netty", "jdk")
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
-MANIFEST = os.path.join(RESULTS, "readme-rows.json")
+MANIFEST = os.path.join(RESULTS, "benchmark-rows.json")
+DOCS_PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "benchmarks.md")
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def median_score(entry):
@@ -160,45 +166,85 @@ def text_cell(path, sel):
     raise SystemExit(f"ratios.py: {os.path.basename(path)} has no line matching {sel['line']!r}")
 
 
-def readme_rows(markdown):
+def passages(path):
+    """The page as passages in which a row's numbers must appear together: each table row alone, otherwise the
+    paragraphs between blank lines; each passage as the multiset of numbers it holds."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out, paragraph = [], []
+    for line in lines + [""]:
+        if line.lstrip().startswith("|"):
+            out.append(Counter(NUMBER.findall(line)))
+        elif line.strip():
+            paragraph.append(line)
+            continue
+        if paragraph:
+            out.append(Counter(NUMBER.findall(" ".join(paragraph))))
+            paragraph = []
+    return out
+
+
+def agrees(derived, quoted):
+    """Whether every number the manifest quotes is the derived one at the quoted precision (285 for 285.49)."""
+    d, q = NUMBER.findall(derived), NUMBER.findall(quoted)
+    if len(d) != len(q):
+        return False
+    for dv, qv in zip(d, q):
+        decimals = len(qv.partition(".")[2])
+        if abs(float(dv) - float(qv)) > 0.5 * 10 ** -decimals + 0.005:
+            return False
+    return True
+
+
+def report(title, lines):
+    if lines:
+        print()
+        print(title)
+        for line in lines:
+            print("  " + line)
+
+
+def docs_rows(markdown):
     with open(MANIFEST) as f:
         manifest = json.load(f)
-    header = ["README row", "derived", "README says", "file"]
+    page = passages(DOCS_PAGE)
+    header = ["docs/benchmarks.md row", "derived", "docs say", "file"]
     table = []
     commands = {}
     missing = []
+    unshown = []
     for row in manifest:
+        quoted = row["docs"]
+        wanted = Counter(NUMBER.findall(quoted))
+        if not any(all(numbers[n] >= k for n, k in wanted.items()) for numbers in page):
+            unshown.append(row)
         path = os.path.join(RESULTS, row["file"]) if row.get("file") else None
         if path is None or not os.path.exists(path):
             missing.append(row)
             continue
         cells = [jmh_cell(path, c["jmh"]) if "jmh" in c else text_cell(path, c["text"]) for c in row["cells"]]
-        table.append([row["row"], " / ".join(cells), row.get("readme", "-"), row["file"]])
+        table.append([row["row"], " / ".join(cells), quoted, row["file"]])
         commands.setdefault(row["file"], row["command"])
     print_table(header, table, markdown)
     print()
     print("Commands that produced each file:")
     for file, command in commands.items():
         print(f"  {file}: {command}")
-    if missing:
-        print()
-        print("README rows with no committed result file yet (re-run and commit to back them):")
-        for row in missing:
-            print(f"  {row['row']}  (README: {row.get('readme', '-')}; {row.get('command', 'no command recorded')})")
-    differing = [r for r in table if r[2] not in ("-", None, "") and r[1] != r[2]]
-    if differing:
-        print()
-        print("README rows that differ from what their file gives:")
-        for row, derived, says, file in differing:
-            print(f"  {row}: README {says}, {file} {derived}")
-    return 1 if missing or differing else 0
+    differing = [r for r in table if not agrees(r[1], r[2])]
+    report("Rows with no committed result file yet (re-run and commit to back them):",
+           [f"{row['row']}  (docs: {row['docs']}; {row.get('command', 'no command recorded')})" for row in missing])
+    report("Rows whose quoted value differs from what their file gives:",
+           [f"{row}: docs {says}, {file} {derived}" for row, derived, says, file in differing])
+    report("Rows docs/benchmarks.md does not show (all their numbers in one table row or paragraph):",
+           [f"{row['row']}: {row['docs']}" for row in unshown])
+    return 1 if missing or differing or unshown else 0
 
 
 def main(argv):
     markdown = "--markdown" in argv
     args = [a for a in argv[1:] if a != "--markdown"]
-    if args == ["--readme"]:
-        return readme_rows(markdown)
+    if args == ["--docs"]:
+        return docs_rows(markdown)
     if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
