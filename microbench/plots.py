@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import xml.etree.ElementTree
 import statistics
 import sys
 
@@ -85,6 +86,11 @@ def check():
         if not os.path.exists(svg):
             problems.append(f"{name}.svg is missing")
             continue
+        try:
+            # A browser shows nothing of an SVG that is not well-formed XML (a "--" inside a comment, say).
+            xml.etree.ElementTree.parse(svg)
+        except xml.etree.ElementTree.ParseError as e:
+            problems.append(f"{name}.svg is not well-formed XML: {e}")
         if f"img/{name}.svg" not in page:
             problems.append(f"docs/benchmarks.md does not show img/{name}.svg")
         recorded = recorded_sources(svg)
@@ -167,7 +173,7 @@ def draw_h2load(plt, file):
     for ax in (left, right):
         ax.tick_params(axis="x", labelsize=7)
         for p in ax.patches:
-            ax.annotate(f"{p.get_height():.3g}", (p.get_x() + p.get_width() / 2, p.get_height()), ha="center",
+            ax.annotate(f"{p.get_height():,.0f}" if p.get_height() >= 1000 else f"{p.get_height():.3g}", (p.get_x() + p.get_width() / 2, p.get_height()), ha="center",
                         va="bottom", fontsize=7)
     fig.suptitle(f"h2load -t1 -c16 -m100, h2c, one loop per server, medians ({file})", fontsize=8)
     fig.tight_layout()
@@ -263,7 +269,7 @@ def stamp(svg, files):
     with open(svg, encoding="utf-8") as f:
         text = f.read()
     lines = "\n".join(f"weir-chart-source {file} sha256={sha256(result(file))}" for file in files)
-    comment = f"<!-- drawn by microbench/plots.py from microbench/results/; python3 microbench/plots.py --check\n{lines}\n-->\n"
+    comment = f"<!-- drawn by microbench/plots.py from microbench/results/, checked by its check mode\n{lines}\n-->\n"
     declaration_end = text.index("?>") + 3 if text.startswith("<?xml") else 0
     with open(svg, "w", encoding="utf-8") as f:
         f.write(text[:declaration_end] + comment + text[declaration_end:])
