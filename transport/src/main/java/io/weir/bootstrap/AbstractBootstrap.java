@@ -214,7 +214,11 @@ public abstract class AbstractBootstrap<B extends AbstractBootstrap<B, C>, C ext
 
     /** Creates, initialises and registers a channel; the future completes with the registration. */
     final ChannelFuture initAndRegister() {
-        EventLoop loop = group.next();
+        return initAndRegister(group.next());
+    }
+
+    /** {@link #initAndRegister()} on {@code loop}. */
+    final ChannelFuture initAndRegister(EventLoop loop) {
         C channel;
         try {
             channel = newChannel(loop);

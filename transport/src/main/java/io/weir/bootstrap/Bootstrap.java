@@ -9,9 +9,13 @@ import io.weir.resolver.AddressResolver;
 import io.weir.resolver.AddressResolverGroup;
 import io.weir.resolver.DefaultAddressResolverGroup;
 import java.lang.reflect.Constructor;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -35,6 +39,13 @@ import java.util.Objects;
  * The returned future fails with what went wrong ({@link java.net.UnknownHostException},
  * {@link java.net.ConnectException}, {@link io.weir.channel.ConnectTimeoutException} after
  * {@link io.weir.channel.ChannelOption#CONNECT_TIMEOUT_MILLIS}) and the channel is then closed.
+ *
+ * <p>A name that resolves to several addresses is tried address by address, in the resolver's order, until one
+ * connects: each try on a new channel (a failed connect closes its channel), on the same event loop, with the
+ * whole connect timeout. The returned future's {@link ChannelFuture#channel()} is the channel of the current try,
+ * and once the future succeeds, the connected one: take the channel from the completed future. When every address
+ * fails, the future fails with a {@link java.net.ConnectException} naming each address and why it failed (each
+ * cause added as suppressed); with a single address, with that address's own failure.
  *
  * <p>See {@link AbstractBootstrap} for threading.
  */
@@ -151,7 +162,7 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
     private ChannelFuture doConnect(SocketAddress remote, SocketAddress local) {
         ChannelFuture registered = initAndRegister();
         Channel channel = registered.channel();
-        ChannelPromise promise = channel.newPromise();
+        ConnectPromise promise = new ConnectPromise(channel);
         registered.addListener(f -> {
             if (f.isSuccess()) {
                 // Later, for the reason AbstractBootstrap binds later: a connect that completes at once would
@@ -166,8 +177,8 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
     }
 
     /** On the channel's event loop. */
-    private static void resolveAndConnect(AddressResolverGroup<?> group, Channel channel, SocketAddress remote,
-                                          SocketAddress local, ChannelPromise promise) {
+    private void resolveAndConnect(AddressResolverGroup<?> group, Channel channel, SocketAddress remote,
+                                   SocketAddress local, ConnectPromise promise) {
         if (!(remote instanceof InetSocketAddress inet) || !inet.isUnresolved()) {
             // Nothing to resolve: no resolver is asked (a loop in its quiet period still connects).
             connect(channel, remote, local, promise);
@@ -185,11 +196,13 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
             connect(channel, remote, local, promise);
             return;
         }
-        resolver.resolve(remote).addListener(f -> {
-            if (f.isSuccess()) {
-                connect(channel, (SocketAddress) f.getNow(), local, promise);
+        resolver.resolveAll(remote).addListener(f -> {
+            List<?> all = f.isSuccess() ? (List<?>) f.getNow() : null;
+            if (all != null && !all.isEmpty()) {
+                new AddressWalk(this, inet.getHostString(), all, local, promise).attempt(channel, 0);
             } else {
-                promise.tryFailure(f.cause());
+                promise.tryFailure(f.isSuccess() ? new UnknownHostException(inet.getHostString() + ": no address")
+                        : f.cause());
                 channel.close();
             }
         });
@@ -197,6 +210,87 @@ public final class Bootstrap extends AbstractBootstrap<Bootstrap, Channel> {
 
     private static void connect(Channel channel, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
         channel.connect(remote, local, promise).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+    }
+
+    /**
+     * Connects to each resolved address in turn until one succeeds, a new channel per try (a failed connect closes
+     * its channel). Event loop only.
+     */
+    private static final class AddressWalk {
+        private final Bootstrap bootstrap;
+        private final String host;
+        private final List<?> addresses;
+        private final SocketAddress local;
+        private final ConnectPromise promise;
+        private final List<Throwable> failures = new ArrayList<>(2);
+
+        AddressWalk(Bootstrap bootstrap, String host, List<?> addresses, SocketAddress local, ConnectPromise promise) {
+            this.bootstrap = bootstrap;
+            this.host = host;
+            this.addresses = addresses;
+            this.local = local;
+            this.promise = promise;
+        }
+
+        void attempt(Channel channel, int index) {
+            promise.current(channel);
+            if (promise.isDone()) {
+                // Cancelled between tries.
+                channel.close();
+                return;
+            }
+            ChannelPromise attempt = channel.newPromise();
+            channel.connect((SocketAddress) addresses.get(index), local, attempt).addListener(f -> {
+                if (f.isSuccess()) {
+                    if (!promise.trySuccess()) {
+                        channel.close();
+                    }
+                    return;
+                }
+                channel.close();
+                failures.add(f.cause());
+                if (index + 1 >= addresses.size() || promise.isDone()) {
+                    promise.tryFailure(failure());
+                    return;
+                }
+                ChannelFuture next;
+                try {
+                    next = bootstrap.initAndRegister(channel.eventLoop());
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                    promise.tryFailure(failure());
+                    return;
+                }
+                next.addListener(r -> {
+                    if (r.isSuccess()) {
+                        next.channel().eventLoop().execute(() -> attempt(next.channel(), index + 1));
+                    } else {
+                        next.channel().close();
+                        failures.add(r.cause());
+                        promise.tryFailure(failure());
+                    }
+                });
+            });
+        }
+
+        private Throwable failure() {
+            if (failures.size() == 1 && addresses.size() == 1) {
+                return failures.get(0);
+            }
+            StringBuilder sb = new StringBuilder("could not connect to ").append(host).append(": tried ");
+            for (int i = 0; i < failures.size(); i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                sb.append(i < addresses.size() ? addresses.get(i) : "a new channel").append(" (")
+                        .append(failures.get(i)).append(')');
+            }
+            ConnectException e = new ConnectException(sb.toString());
+            for (Throwable t : failures) {
+                e.addSuppressed(t);
+            }
+            return e;
+        }
     }
 
     @Override
