@@ -5,8 +5,8 @@
  * library's JNI_OnLoad.
  *
  * Return convention: >= 0 success, -errno failure. No JNI exception is ever raised here: the Java side passes
- * the address of a per-thread slot array (see struct dgram_slot) instead of Java arrays, so these calls touch
- * no Java object at all.
+ * the address of a per-thread slot array (struct weir_dgram_slot, weir_unix_dgram.h) instead of Java arrays,
+ * so these calls touch no Java object at all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,61 +20,13 @@
 
 #include "weir_epoll_dgram.h"
 #include "weir_unix.h"
+#include "weir_unix_dgram.h"
 
 #define DGRAM_NATIVE_CLASS "io/weir/channel/epoll/NativeDatagram"
 
-/* Kept in sync with NativeDatagram.MAX_MESSAGES_PER_SYSCALL; bounds the arrays built on the stack (~13 KiB). */
+/* Kept in sync with NativeDatagram.MAX_MESSAGES_PER_SYSCALL (DatagramSlots.SLOTS); bounds the arrays built on
+ * the stack (~13 KiB). */
 #define MAX_MESSAGES_PER_SYSCALL 64
-
-/*
- * One datagram as Java writes and reads it (native byte order), SLOT_BYTES apart; drawn in NativeDatagram.
- *   address: the buffer's memory; length: in, its capacity (receive) or the bytes to send; out (receive),
- *   the datagram's real length, which exceeds the capacity when truncated; flags: out, 1 if truncated.
- *   addr/scope/port/addrlen: the peer (4 or 16 address bytes; addrlen 0 = none, for a connected send).
- */
-struct dgram_slot {
-    uint64_t address;
-    int32_t length;
-    int32_t flags;
-    uint8_t addr[16];
-    int32_t scope;
-    int32_t port;
-    int32_t addrlen;
-    uint8_t unused[20];
-};
-
-_Static_assert(sizeof(struct dgram_slot) == 64, "NativeDatagram.SLOT_BYTES");
-_Static_assert(offsetof(struct dgram_slot, length) == 8, "NativeDatagram.LENGTH_OFFSET");
-_Static_assert(offsetof(struct dgram_slot, flags) == 12, "NativeDatagram.FLAGS_OFFSET");
-_Static_assert(offsetof(struct dgram_slot, addr) == 16, "NativeDatagram.ADDRESS_OFFSET");
-_Static_assert(offsetof(struct dgram_slot, scope) == 32, "NativeDatagram.SCOPE_OFFSET");
-_Static_assert(offsetof(struct dgram_slot, port) == 36, "NativeDatagram.PORT_OFFSET");
-_Static_assert(offsetof(struct dgram_slot, addrlen) == 40, "NativeDatagram.ADDRESS_LENGTH_OFFSET");
-
-static struct dgram_slot* slots_at(jlong address) {
-    return (struct dgram_slot*) (intptr_t) address;
-}
-
-/* Stores a received peer address; an IPv4-mapped IPv6 address is stored as the IPv4 one. */
-static void slot_from_sockaddr(struct dgram_slot* slot, const struct sockaddr_storage* addr, socklen_t len) {
-    /* Zeroed whole, so that Java can compare two peers by their 16 bytes whatever the family. */
-    memset(slot->addr, 0, sizeof(slot->addr));
-    uint32_t scope = 0;
-    uint16_t port = 0;
-    int n = weir_from_inet_sockaddr(addr, len, slot->addr, &scope, &port);
-    slot->scope = (int32_t) scope;
-    slot->port = port;
-    slot->addrlen = n < 0 ? 0 : n;
-}
-
-/*
- * The sockaddr of a slot's peer for a socket of the given family: on an IPv6 (dual-stack) socket an IPv4
- * address becomes IPv4-mapped. Returns 0, -EAFNOSUPPORT (IPv6 peer, IPv4 socket) or -EINVAL (bad length).
- */
-static int slot_to_sockaddr(const struct dgram_slot* slot, jboolean ipv6, struct sockaddr_storage* addr,
-                            socklen_t* len) {
-    return weir_to_inet_sockaddr(slot->addr, slot->addrlen, (uint32_t) slot->scope, slot->port, ipv6, addr, len);
-}
 
 /*
  * Receives up to count datagrams into the slots' buffers. MSG_TRUNC makes the kernel report each datagram's
@@ -82,7 +34,7 @@ static int slot_to_sockaddr(const struct dgram_slot* slot, jboolean ipv6, struct
  * received (>= 1) or -errno (-EAGAIN: none waiting).
  */
 static jint weir_recvmmsg(JNIEnv* env, jclass clazz, jint fd, jlong slotsAddress, jint count) {
-    struct dgram_slot* slots = slots_at(slotsAddress);
+    struct weir_dgram_slot* slots = weir_dgram_slot_at(slotsAddress);
     if (count <= 0 || count > MAX_MESSAGES_PER_SYSCALL) {
         return -EINVAL;
     }
@@ -101,7 +53,7 @@ static jint weir_recvmmsg(JNIEnv* env, jclass clazz, jint fd, jlong slotsAddress
         }
         slots[0].flags = res > slots[0].length ? 1 : 0;
         slots[0].length = (int32_t) res;
-        slot_from_sockaddr(&slots[0], &addr, len);
+        weir_dgram_slot_set_peer(&slots[0], &addr, len);
         return 1;
     }
     struct mmsghdr msgs[MAX_MESSAGES_PER_SYSCALL];
@@ -127,7 +79,7 @@ static jint weir_recvmmsg(JNIEnv* env, jclass clazz, jint fd, jlong slotsAddress
         unsigned int length = msgs[i].msg_len;
         slots[i].flags = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0 || length > (unsigned int) slots[i].length;
         slots[i].length = (int32_t) length;
-        slot_from_sockaddr(&slots[i], &addrs[i], msgs[i].msg_hdr.msg_namelen);
+        weir_dgram_slot_set_peer(&slots[i], &addrs[i], msgs[i].msg_hdr.msg_namelen);
     }
     return res;
 }
@@ -139,7 +91,7 @@ static jint weir_recvmmsg(JNIEnv* env, jclass clazz, jint fd, jlong slotsAddress
  * it, so its error is reported for it alone.
  */
 static jint weir_sendmmsg(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jlong slotsAddress, jint count) {
-    struct dgram_slot* slots = slots_at(slotsAddress);
+    struct weir_dgram_slot* slots = weir_dgram_slot_at(slotsAddress);
     if (count <= 0 || count > MAX_MESSAGES_PER_SYSCALL) {
         return -EINVAL;
     }
@@ -147,7 +99,7 @@ static jint weir_sendmmsg(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jlo
         struct sockaddr_storage addr;
         socklen_t len = 0;
         if (slots[0].addrlen != 0) {
-            int err = slot_to_sockaddr(&slots[0], ipv6, &addr, &len);
+            int err = weir_dgram_slot_get_peer(&slots[0], ipv6, &addr, &len);
             if (err != 0) {
                 return err;
             }
@@ -171,7 +123,7 @@ static jint weir_sendmmsg(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jlo
         msgs[n].msg_hdr.msg_iovlen = 1;
         if (slots[n].addrlen != 0) {
             socklen_t len;
-            int err = slot_to_sockaddr(&slots[n], ipv6, &addrs[n], &len);
+            int err = weir_dgram_slot_get_peer(&slots[n], ipv6, &addrs[n], &len);
             if (err != 0) {
                 if (n == 0) {
                     return err;

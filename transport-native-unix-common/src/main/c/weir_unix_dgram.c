@@ -31,31 +31,6 @@ enum {
 };
 
 /*
- * One datagram as Java writes and reads it (native byte order), drawn in DatagramSocketNative.
- *   address: the buffer's memory; length: in, its capacity (receive) or the bytes to send; out (receive), the
- *   datagram's length (its real length where the kernel reports it, see weir_recvFrom); flags: out, 1 if the
- *   datagram was truncated. addr/scope/port/addrlen: the peer (4 or 16 address bytes; addrlen 0 = none).
- */
-struct weir_dgram_slot {
-    uint64_t address;
-    int32_t length;
-    int32_t flags;
-    uint8_t addr[16];
-    int32_t scope;
-    int32_t port;
-    int32_t addrlen;
-    uint8_t unused[20];
-};
-
-_Static_assert(sizeof(struct weir_dgram_slot) == 64, "DatagramSocketNative.SLOT_BYTES");
-_Static_assert(offsetof(struct weir_dgram_slot, length) == 8, "DatagramSocketNative.LENGTH_OFFSET");
-_Static_assert(offsetof(struct weir_dgram_slot, flags) == 12, "DatagramSocketNative.FLAGS_OFFSET");
-_Static_assert(offsetof(struct weir_dgram_slot, addr) == 16, "DatagramSocketNative.ADDRESS_OFFSET");
-_Static_assert(offsetof(struct weir_dgram_slot, scope) == 32, "DatagramSocketNative.SCOPE_OFFSET");
-_Static_assert(offsetof(struct weir_dgram_slot, port) == 36, "DatagramSocketNative.PORT_OFFSET");
-_Static_assert(offsetof(struct weir_dgram_slot, addrlen) == 40, "DatagramSocketNative.ADDRESS_LENGTH_OFFSET");
-
-/*
  * Linux returns a truncated datagram's real length when MSG_TRUNC is passed to recvmsg; the BSDs and macOS do
  * not know the input flag (they only set MSG_TRUNC in msg_flags), so there the length is what was copied.
  */
@@ -64,26 +39,6 @@ _Static_assert(offsetof(struct weir_dgram_slot, addrlen) == 40, "DatagramSocketN
 #else
 #define WEIR_RECV_TRUNC_FLAG 0
 #endif
-
-static struct weir_dgram_slot* slot_at(jlong address) {
-    return (struct weir_dgram_slot*) (intptr_t) address;
-}
-
-static void slot_set_peer(struct weir_dgram_slot* slot, const struct sockaddr_storage* addr, socklen_t len) {
-    /* Zeroed whole, so that Java can compare two peers by their 16 bytes whatever the family. */
-    memset(slot->addr, 0, sizeof(slot->addr));
-    uint32_t scope = 0;
-    uint16_t port = 0;
-    int n = weir_from_inet_sockaddr(addr, len, slot->addr, &scope, &port);
-    slot->scope = (int32_t) scope;
-    slot->port = port;
-    slot->addrlen = n < 0 ? 0 : n;
-}
-
-static int slot_get_peer(const struct weir_dgram_slot* slot, jboolean ipv6, struct sockaddr_storage* addr,
-                         socklen_t* len) {
-    return weir_to_inet_sockaddr(slot->addr, slot->addrlen, (uint32_t) slot->scope, slot->port, ipv6, addr, len);
-}
 
 /*
  * Receives one datagram of at most capacity bytes with recvmsg, retrying EINTR: 0 with the sender in addr/addrlen,
@@ -119,7 +74,7 @@ static int recv_one(int fd, void* buffer, size_t capacity, struct sockaddr_stora
  * short one.
  */
 static jint weir_recvFrom(JNIEnv* env, jclass clazz, jint fd, jlong slotAddress) {
-    struct weir_dgram_slot* slot = slot_at(slotAddress);
+    struct weir_dgram_slot* slot = weir_dgram_slot_at(slotAddress);
     struct sockaddr_storage addr;
     socklen_t addrlen = 0;
     size_t length = 0;
@@ -131,17 +86,17 @@ static jint weir_recvFrom(JNIEnv* env, jclass clazz, jint fd, jlong slotAddress)
     }
     slot->flags = truncated ? 1 : 0;
     slot->length = length > INT32_MAX ? INT32_MAX : (int32_t) length;
-    slot_set_peer(slot, &addr, addrlen);
+    weir_dgram_slot_set_peer(slot, &addr, addrlen);
     return 1;
 }
 
 /* Sends slot 0's datagram (addrlen 0: to the connected peer): the bytes sent, or -errno. */
 static jint weir_sendTo(JNIEnv* env, jclass clazz, jint fd, jboolean ipv6, jlong slotAddress) {
-    struct weir_dgram_slot* slot = slot_at(slotAddress);
+    struct weir_dgram_slot* slot = weir_dgram_slot_at(slotAddress);
     struct sockaddr_storage addr;
     socklen_t len = 0;
     if (slot->addrlen != 0) {
-        int err = slot_get_peer(slot, ipv6, &addr, &len);
+        int err = weir_dgram_slot_get_peer(slot, ipv6, &addr, &len);
         if (err != 0) {
             return err;
         }
@@ -280,7 +235,7 @@ static jint weir_setMulticastInterface(JNIEnv* env, jclass clazz, jint fd, jbool
 
 static int slot_own_sockaddr(const struct weir_dgram_slot* slot, struct sockaddr_storage* addr) {
     socklen_t ignored;
-    return slot_get_peer(slot, slot->addrlen == 16 ? JNI_TRUE : JNI_FALSE, addr, &ignored);
+    return weir_dgram_slot_get_peer(slot, slot->addrlen == 16 ? JNI_TRUE : JNI_FALSE, addr, &ignored);
 }
 
 /*
@@ -290,7 +245,7 @@ static int slot_own_sockaddr(const struct weir_dgram_slot* slot, struct sockaddr
  */
 static jint weir_multicastMembership(JNIEnv* env, jclass clazz, jint fd, jboolean join, jint ifindex,
                                      jlong slotsAddress) {
-    struct weir_dgram_slot* slots = slot_at(slotsAddress);
+    struct weir_dgram_slot* slots = weir_dgram_slot_at(slotsAddress);
     int level = slots[0].addrlen == 16 ? IPPROTO_IPV6 : IPPROTO_IP;
     if (slots[1].addrlen == 0) {
         struct group_req req;

@@ -1,22 +1,20 @@
 package io.weir.channel.epoll;
 
 import io.weir.buffer.ByteBuf;
-import io.weir.channel.Channel;
 import io.weir.channel.ChannelInputShutdownReadComplete;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPromise;
-import io.weir.channel.DefaultFileRegion;
-import io.weir.channel.FileRegion;
 import io.weir.channel.ChannelShutdownDirection;
-import io.weir.channel.DuplexChannel;
+import io.weir.channel.DefaultFileRegion;
 import io.weir.channel.EventLoop;
+import io.weir.channel.FileRegion;
 import io.weir.channel.RecvByteBufAllocator;
+import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.IovArray;
 import io.weir.channel.unix.Socket;
-import io.weir.channel.unix.internal.UnixStreamReader;
-import io.weir.channel.unix.internal.UnixStreamWriter;
+import io.weir.channel.unix.internal.AbstractUnixStreamChannel;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 
@@ -28,7 +26,7 @@ import java.nio.channels.ClosedChannelException;
  * {@link RecvByteBufAllocator.Handle}, reads into their memory with {@code recv(2)}, fires {@code channelRead}
  * with each (the handler owns it) and {@code channelReadComplete} at the end. It stops at
  * {@link io.weir.channel.ChannelOption#MAX_MESSAGES_PER_READ} buffers, when auto-read is off, or when the
- * kernel has nothing more; see {@link AbstractEpollChannel} for how input left behind is picked up again. The
+ * kernel has nothing more; see unix-common's {@code AbstractUnixChannel} for how input left behind is picked up again. The
  * end of the stream shuts the input down ({@link io.weir.channel.ChannelOption#ALLOW_HALF_CLOSURE}, firing
  * {@link io.weir.channel.ChannelInputShutdownEvent} then {@link ChannelInputShutdownReadComplete}) or closes the
  * channel. A failed read fires {@code exceptionCaught} and closes the channel.
@@ -47,54 +45,27 @@ import java.nio.channels.ClosedChannelException;
  * spliced to another channel or a file without entering the JVM ({@link EpollSplicer}): while a splice is queued,
  * the read loop feeds it instead of firing {@code channelRead}, whatever auto-read says.
  *
- * <p>The read loop, the writes and the half-closure are unix-common's {@link UnixStreamReader} and
- * {@link UnixStreamWriter}, shared with kqueue; this class adds what is epoll's (the watched events, splicing).
+ * <p>The read loop, the writes and the half-closure are unix-common's {@link AbstractUnixStreamChannel}, shared
+ * with kqueue; this class adds what is epoll's: splicing.
  */
-abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implements DuplexChannel {
-
-    private final UnixStreamReader reader;
-    private final UnixStreamWriter writer;
-    private volatile boolean inputShutdown;
-    private volatile boolean outputShutdown;
+abstract class AbstractEpollStreamChannel extends AbstractUnixStreamChannel {
     // Event loop only; created by the first splice.
     private EpollSplicer splicer;
 
-    AbstractEpollStreamChannel(Channel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, eventLoop, socket, active, EpollIoOps.EPOLLRDHUP);
-        reader = new UnixStreamReader(this, socket, new ReaderInput());
-        writer = new UnixStreamWriter(this, socket, this::writeOther);
+    AbstractEpollStreamChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
+        super(parent, eventLoop, socket, active, EpollChannelHandle.TRANSPORT);
     }
 
-    @Override
-    public boolean isInputShutdown() {
-        return inputShutdown || !isActive();
-    }
-
-    @Override
-    public boolean isOutputShutdown() {
-        return outputShutdown || !isActive();
+    /** The channel's socket, for the splicer. */
+    final Socket socket() {
+        return socket;
     }
 
     @Override
     protected void doShutdown(ChannelShutdownDirection direction) throws Exception {
-        if (direction == ChannelShutdownDirection.INBOUND) {
-            UnixStreamReader.shutdownInput(socket);
-            inputShutdown = true;
-            inputDone();
-            if (splicer != null) {
-                splicer.endOfInput();
-            }
-        } else {
-            socket.shutdown(false, true);
-            outputShutdown = true;
-            removeOps(EpollIoOps.EPOLLOUT);
-        }
-    }
-
-    @Override
-    protected void doBeginRead() throws Exception {
-        if (!inputShutdown) {
-            super.doBeginRead();
+        super.doShutdown(direction);
+        if (direction == ChannelShutdownDirection.INBOUND && splicer != null) {
+            splicer.endOfInput();
         }
     }
 
@@ -121,23 +92,18 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
     // ---------------------------------------------------------------- reading
 
     @Override
-    final void readLoop() {
-        if (inputShutdown) {
-            // The end of the stream stays readable forever; the input is done, so stop hearing about it.
-            inputDone();
-            return;
-        }
-        if (splicer != null && splicer.hasTasks()) {
+    protected final void readLoop() {
+        if (splicer != null && splicer.hasTasks() && !inputShutdown()) {
             spliceLoop();
             return;
         }
-        reader.read(recvBufAllocHandle());
+        super.readLoop();
     }
 
     // ---------------------------------------------------------------- splicing
 
     @Override
-    final boolean hasQueuedInputWork() {
+    protected final boolean hasQueuedInputWork() {
         return splicer != null && splicer.hasTasks();
     }
 
@@ -161,7 +127,7 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             promise.tryFailure(new ClosedChannelException());
             return;
         }
-        if (inputShutdown) {
+        if (inputShutdown()) {
             promise.tryFailure(new java.io.EOFException("the input of " + this + " is shut down"));
             return;
         }
@@ -221,40 +187,21 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
         }
     }
 
-    /** The peer's FIN was read: half-close or close, as configured. */
-    private void endOfInput() {
-        inputDone();
-        boolean wasShutdown = inputShutdown;
-        inputEnded();
-        if (!wasShutdown && inputShutdown && isOpen()) {
-            pipeline().fireChannelShutdown(ChannelInputShutdownReadComplete.INSTANCE);
-        }
-    }
-
     // ---------------------------------------------------------------- writing
 
     /** Copies heap (and other non-native) buffers into direct memory once; accepts {@link FileRegion}s. */
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        return msg instanceof SpliceOut ? msg : UnixStreamWriter.filterOutboundMessage(alloc(), msg);
-    }
-
-    @Override
-    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
-        switch (writer.write(in, config().getWriteSpinCount())) {
-            case UnixStreamWriter.WRITE_DONE -> writeComplete();
-            case UnixStreamWriter.WRITE_SOCKET_FULL -> incompleteWrite(true);
-            default -> incompleteWrite(false);
-        }
+        return msg instanceof SpliceOut ? msg : super.filterOutboundMessage(msg);
     }
 
     /** Epoll's own outbound message: bytes waiting in a splice pipe. */
-    private boolean writeOther(ChannelOutboundBuffer in, Object msg) throws IOException {
+    @Override
+    protected boolean writeOtherMessage(ChannelOutboundBuffer in, Object msg) throws Exception {
         if (msg instanceof SpliceOut out) {
             return writeSpliceOut(in, out);
         }
-        // filterOutboundMessage() lets nothing else in; a subclass that does must write it itself.
-        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName());
+        return super.writeOtherMessage(in, msg);
     }
 
     /** One splice from a pipe of {@link EpollSplicer}; {@code false} if the socket took nothing. */
@@ -274,38 +221,5 @@ abstract class AbstractEpollStreamChannel extends AbstractEpollChannel implement
             in.remove();
         }
         return true;
-    }
-
-    /** The channel's side of the shared read loop. */
-    private final class ReaderInput implements UnixStreamReader.Input {
-        @Override
-        public boolean isInputShutdown() {
-            return inputShutdown;
-        }
-
-        @Override
-        public boolean peerFinReceived() {
-            return rdHupReceived();
-        }
-
-        @Override
-        public void readServed() {
-            AbstractEpollStreamChannel.this.readServed();
-        }
-
-        @Override
-        public void readLoopEnded(boolean drained) {
-            AbstractEpollStreamChannel.this.readLoopEnded(drained);
-        }
-
-        @Override
-        public void readLoopDone() {
-            AbstractEpollStreamChannel.this.readLoopDone();
-        }
-
-        @Override
-        public void endOfInput() {
-            AbstractEpollStreamChannel.this.endOfInput();
-        }
     }
 }

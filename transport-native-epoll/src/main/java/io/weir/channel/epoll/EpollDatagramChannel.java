@@ -6,27 +6,22 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelFuture;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPipeline;
-import io.weir.channel.ChannelPromise;
 import io.weir.channel.DatagramPacket;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FixedRecvByteBufAllocator;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.AbstractUnixDatagramChannel;
 import io.weir.channel.unix.internal.DatagramChannels;
-import io.weir.channel.unix.internal.MulticastMemberships;
+import io.weir.channel.unix.internal.DatagramSlots;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.net.PortUnreachableException;
 import java.net.ProtocolFamily;
-import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.UnresolvedAddressException;
@@ -78,20 +73,13 @@ import java.util.Objects;
  *
  * <p>Thread-safe as every channel.
  */
-public final class EpollDatagramChannel extends AbstractEpollChannel {
+public final class EpollDatagramChannel extends AbstractUnixDatagramChannel {
     /** Default size of the buffer each datagram is received into, in bytes (as {@code NioDatagramChannel}'s). */
-    public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 2048;
+    public static final int DEFAULT_RECEIVE_BUFFER_BYTES = AbstractUnixDatagramChannel.DEFAULT_RECEIVE_BUFFER_BYTES;
 
-    private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
-
-    private final EpollDatagramChannelConfig config;
     private final Batcher batcher = new Batcher();
     // Event loop only: receive buffers not filled yet, at the slot indexes of the next recvmmsg.
     private final ByteBuf[] spares = new ByteBuf[MAX_MESSAGES_PER_SYSCALL];
-    private final MulticastMemberships memberships;
-    // Read from any thread through isActive() and isConnected().
-    private volatile boolean bound;
-    private volatile boolean connected;
 
     /**
      * A new, unbound UDP socket (IPv6 dual-stack where the kernel supports it) on {@code eventLoop}.
@@ -117,84 +105,20 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
     }
 
     private EpollDatagramChannel(EventLoop eventLoop, Socket socket) {
-        super(null, checkCompatible(eventLoop, socket), socket, false, EpollIoOps.NONE);
-        this.config = new EpollDatagramChannelConfig(this, socket, METADATA.defaultMaxMessagesPerRead());
-        config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DEFAULT_RECEIVE_BUFFER_BYTES));
-        this.memberships = new MulticastMemberships(this, socket);
+        super(eventLoop, socket, EpollChannelHandle.TRANSPORT);
     }
 
     private static Socket newDatagramSocket(ProtocolFamily family) {
-        Epoll.ensureAvailability();
-        return DatagramChannels.open(family);
+        return EpollChannelHandle.TRANSPORT.openDatagramSocket(family);
+    }
+
+    /** The channel's socket; for tests. */
+    Socket socket() {
+        return socket;
     }
 
     @Override
-    public ChannelConfig config() {
-        return config;
-    }
-
-    @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
-    public boolean isActive() {
-        return bound && socket.isOpen();
-    }
-
-    /** Whether the channel is connected to one peer. */
-    public boolean isConnected() {
-        return connected && socket.isOpen();
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return (InetSocketAddress) super.localAddress();
-    }
-
-    @Override
-    public InetSocketAddress remoteAddress() {
-        return (InetSocketAddress) super.remoteAddress();
-    }
-
-    @Override
-    protected void doBind(SocketAddress localAddress) throws Exception {
-        socket.bind(localAddress);
-        bound = true;
-    }
-
-    @Override
-    protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
-        if (localAddress != null) {
-            socket.bind(localAddress);
-            bound = true;
-        }
-        // A UDP connect only records the peer (binding an unbound socket): it completes at once or fails.
-        socket.connect(remoteAddress);
-        bound = true;
-        connected = true;
-        return true;
-    }
-
-    @Override
-    protected void doDisconnect() throws Exception {
-        InetSocketAddress before = DatagramChannels.disconnect(socket);
-        connected = false;
-        boolean stillBound = false;
-        try {
-            stillBound = DatagramChannels.keepPort(socket, before);
-        } finally {
-            // Left unbound if another socket took the port in between: the channel says so.
-            bound = stillBound;
-        }
-    }
-
-    @Override
-    protected void doClose() throws Exception {
-        connected = false;
-        // Closing the socket drops its memberships.
-        memberships.clear();
+    protected void releaseReceiveBuffers() {
         for (int i = 0; i < spares.length; i++) {
             ByteBuf spare = spares[i];
             if (spare != null) {
@@ -202,14 +126,13 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
                 spare.release();
             }
         }
-        super.doClose();
     }
 
     // ---------------------------------------------------------------- reading
 
     @Override
-    void readLoop() {
-        EpollDatagramChannelConfig cfg = config;
+    protected void readLoop() {
+        ChannelConfig cfg = config();
         ChannelPipeline pipeline = pipeline();
         RecvByteBufAllocator.Handle handle = recvBufAllocHandle();
         handle.reset(cfg);
@@ -228,7 +151,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
                     if (Errors.isAgain(n)) {
                         drained = true;
                     } else {
-                        failure = receiveFailure(n);
+                        failure = ioFailure("recvmmsg", n);
                         // An ICMP error is reported in place of a datagram: the ones queued behind it still wait.
                         drained = !(failure instanceof PortUnreachableException);
                     }
@@ -308,32 +231,20 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
         }
     }
 
-    private static IOException receiveFailure(int res) {
-        if (res == -Errors.ECONNREFUSED) {
-            return DatagramChannels.portUnreachable("recvmmsg", res);
-        }
-        return Errors.newIoException("recvmmsg", res);
-    }
 
     // ---------------------------------------------------------------- writing
-
-    /** See {@link DatagramChannels#filterOutbound}. */
-    @Override
-    protected Object filterOutboundMessage(Object msg) {
-        return DatagramChannels.filterOutbound(msg, alloc());
-    }
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
         DatagramSlots slots = DatagramSlots.current();
         Batcher batcher = this.batcher;
-        int spin = config.getWriteSpinCount();
+        int spin = config().getWriteSpinCount();
         for (;;) {
             if (in.current() == null) {
                 writeComplete();
                 return;
             }
-            batcher.reset(slots, connected);
+            batcher.reset(slots, connected());
             in.forEachFlushedMessage(batcher);
             int count = batcher.count;
             if (count == 0) {
@@ -350,8 +261,7 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
                 return;
             } else {
                 // One datagram's problem (no route, too long, port unreachable): fail its write, not the channel.
-                batcher.removeFailed(in, res == -Errors.ECONNREFUSED
-                        ? DatagramChannels.portUnreachable("sendmmsg", res) : Errors.newIoException("sendmmsg", res));
+                batcher.removeFailed(in, ioFailure("sendmmsg", res));
             }
             if (--spin == 0) {
                 if (in.current() == null) {
@@ -430,49 +340,5 @@ public final class EpollDatagramChannel extends AbstractEpollChannel {
             Arrays.fill(messages, 0, count, null);
             count = 0;
         }
-    }
-
-    // ---------------------------------------------------------------- multicast
-
-    /**
-     * Joins multicast group {@code group} on the interface of {@link ChannelOption#IP_MULTICAST_IF}, else the
-     * interface of the channel's local address, else the one the routing table picks for the group.
-     */
-    public ChannelFuture joinGroup(InetAddress group) {
-        return joinGroup(group, null, null, newPromise());
-    }
-
-    /** Joins multicast group {@code group} on {@code networkInterface}. */
-    public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface) {
-        return joinGroup(group, networkInterface, null, newPromise());
-    }
-
-    /**
-     * Joins multicast group {@code group} on {@code networkInterface} ({@code null}: as
-     * {@link #joinGroup(InetAddress)}), receiving only from {@code source} if it is not {@code null}
-     * (source-specific multicast; same family as the group). The promise fails with a
-     * {@link io.weir.channel.unix.NativeIoException} if the kernel refuses.
-     *
-     * @throws NullPointerException if {@code group} or {@code promise} is null
-     */
-    public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
-                                   ChannelPromise promise) {
-        return memberships.join(group, networkInterface, source, promise);
-    }
-
-    /** Leaves multicast group {@code group} on every interface it was joined on. */
-    public ChannelFuture leaveGroup(InetAddress group) {
-        return leaveGroup(group, null, null, newPromise());
-    }
-
-    /**
-     * Leaves the memberships of {@code group} matching {@code networkInterface} and {@code source} ({@code null}
-     * matches any). The promise fails with {@link IllegalStateException} if no membership matched.
-     *
-     * @throws NullPointerException if {@code group} or {@code promise} is null
-     */
-    public ChannelFuture leaveGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
-                                    ChannelPromise promise) {
-        return memberships.leave(group, networkInterface, source, promise);
     }
 }

@@ -2,7 +2,6 @@ package io.weir.channel.epoll;
 
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
@@ -11,6 +10,7 @@ import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.NativeIoException;
 import io.weir.channel.unix.PeerCredentials;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.UnixChannelConfig;
 import java.io.IOException;
 
 /**
@@ -22,9 +22,6 @@ import java.io.IOException;
  * and {@link ChannelOption#ALLOW_HALF_CLOSURE}. Thread-safe as every channel.
  */
 public final class EpollDomainSocketChannel extends AbstractEpollStreamChannel {
-    private static final ChannelMetadata METADATA =
-            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
-
     private final EpollChannelConfig config;
 
     /**
@@ -36,7 +33,7 @@ public final class EpollDomainSocketChannel extends AbstractEpollStreamChannel {
      * @throws UnsatisfiedLinkError if {@link Epoll#isAvailable()} is false
      */
     public EpollDomainSocketChannel(EventLoop eventLoop) {
-        this(null, eventLoop, newDomainSocket(), false);
+        this(null, eventLoop, EpollChannelHandle.TRANSPORT.openDomainSocket(), false);
     }
 
     /** An accepted connection, owned by this channel from now on (closed if the construction fails). */
@@ -45,34 +42,14 @@ public final class EpollDomainSocketChannel extends AbstractEpollStreamChannel {
     }
 
     private EpollDomainSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, checkCompatible(eventLoop, socket), socket, active);
-        this.config = new EpollChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF);
-    }
-
-    /** Opens a domain stream socket, turning a failure into a {@link ChannelException}. */
-    static Socket newDomainSocket() {
-        Epoll.ensureAvailability();
-        try {
-            return Socket.newSocketDomain();
-        } catch (IOException e) {
-            throw new ChannelException("failed to open a domain socket", e);
-        }
+        super(parent, eventLoop, socket, active);
+        this.config = new EpollChannelConfig(this, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
+                UnixChannelConfig.NO_BACKLOG, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF);
     }
 
     @Override
     public ChannelConfig config() {
         return config;
-    }
-
-    @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
-    public ServerChannel parent() {
-        return (ServerChannel) super.parent();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.weir.channel.epoll;
 
 import io.weir.channel.IoEvent;
+import io.weir.channel.unix.internal.Readiness;
 
 /**
  * The readiness an {@link EpollIoHandler} reports to an {@link EpollIoHandle}: the events {@code epoll_wait}
@@ -19,10 +20,33 @@ public final class EpollIoEvent implements IoEvent {
 
     private final EpollIoOps ready;
     private final int value;
+    /** The event as unix-common's {@link Readiness} flags, for the channels. */
+    final int readiness;
 
     private EpollIoEvent(EpollIoOps ready) {
         this.ready = ready;
         this.value = ready.value();
+        this.readiness = readinessOf(value);
+    }
+
+    private static int readinessOf(int value) {
+        int flags = 0;
+        if ((value & EpollIoOps.IN_BIT) != 0) {
+            flags |= Readiness.READABLE;
+        }
+        if ((value & EpollIoOps.OUT_BIT) != 0) {
+            flags |= Readiness.WRITABLE;
+        }
+        if ((value & (EpollIoOps.RDHUP_BIT | EpollIoOps.HUP_BIT)) != 0) {
+            flags |= Readiness.PEER_FIN;
+        }
+        if ((value & EpollIoOps.HUP_BIT) != 0) {
+            flags |= Readiness.HANGUP;
+        }
+        if ((value & EpollIoOps.ERR_BIT) != 0) {
+            flags |= Readiness.ERROR;
+        }
+        return flags;
     }
 
     /** The event for the kernel's ready bits {@code events}; unknown bits are dropped. */

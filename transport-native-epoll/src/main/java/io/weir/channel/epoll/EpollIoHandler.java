@@ -3,23 +3,21 @@ package io.weir.channel.epoll;
 import io.weir.channel.EventLoop;
 import io.weir.channel.internal.IdlePoll;
 import io.weir.channel.internal.PollingWait;
-import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;
 import io.weir.channel.IoHandlerFactory;
-import io.weir.channel.IoRegistration;
+import io.weir.channel.IoOps;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
-import io.weir.util.collection.IntObjectHashMap;
+import io.weir.channel.unix.internal.NativeEventArray;
+import io.weir.channel.unix.internal.UnixIoHandler;
+import io.weir.channel.unix.internal.UnixRegistration;
 import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.channels.ClosedChannelException;
 import java.util.Objects;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The Linux epoll {@link IoHandler}: one epoll descriptor per event loop, watching {@link EpollIoHandle}s.
@@ -71,7 +69,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * {@link #prepareToDestroy()} and {@link #destroy()} close every handle still registered; {@link #destroy()}
  * then closes the epoll descriptor, the eventfd and the timerfd.
  */
-public final class EpollIoHandler implements IoHandler {
+public final class EpollIoHandler extends UnixIoHandler<EpollIoHandle> {
     /** Events one {@code epoll_wait} collects at first (the array grows when a wait fills it). */
     public static final int DEFAULT_EVENT_ARRAY_LENGTH = 512;
     /** The most events one {@code epoll_wait} collects, however often the array filled. */
@@ -95,11 +93,6 @@ public final class EpollIoHandler implements IoHandler {
     private static final int WAIT_FOREVER = -1;
     private static final long NANOS_PER_MILLI = 1_000_000;
 
-    private static final AtomicIntegerFieldUpdater<EpollIoHandler> REGISTRATIONS =
-            AtomicIntegerFieldUpdater.newUpdater(EpollIoHandler.class, "registrations");
-
-    private final EventLoop loop;
-    private final PollingWait pollingWait;
     private final FileDescriptor epollFd;
     private final FileDescriptor eventFd;
     private final FileDescriptor timerFd;
@@ -107,20 +100,22 @@ public final class EpollIoHandler implements IoHandler {
     private final int epfd;
     private final int eventFdNumber;
     private final int timerFdNumber;
-    private final EpollEventArray events;
-    // Loop thread only: descriptor number -> its live registration.
-    private final IntObjectHashMap<EpollRegistration> registrationsByFd = new IntObjectHashMap<>();
+    /*
+     * struct epoll_event (x86_64: packed, 12 bytes; other 64-bit CPUs: 16 bytes)
+     *   0         4 (8 unpacked)
+     *   +---------+--------------------+
+     *   | events  | data (fd in 4 low) |
+     *   +---------+--------------------+
+     * Size and offset come from the C compiler (sizeof/offsetof), not from this comment.
+     */
+    private final int dataOffset = Native.offsetofEpollData();
 
     // Loop thread only: the deadline (ticker time) the timerfd is armed for, or NO_DEADLINE.
     private long armedDeadlineNanos = NO_DEADLINE;
-    private boolean destroyed;
-    private volatile int registrations;
 
     private EpollIoHandler(EventLoop loop, int eventArrayLength, long maxIdlePollNanos) {
-        Epoll.ensureAvailability();
-        this.loop = loop;
-        this.pollingWait = new PollingWait(loop, maxIdlePollNanos, new SystemCalls());
-        this.events = new EpollEventArray(eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
+        super(loop, maxIdlePollNanos, EpollIoHandle.class, EpollIoOps.class, EpollIoOps.NONE, eventBytes(),
+                eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
         FileDescriptor ep = null;
         FileDescriptor ev = null;
         FileDescriptor timer = null;
@@ -143,6 +138,12 @@ public final class EpollIoHandler implements IoHandler {
         this.epfd = ep.intValue();
         this.eventFdNumber = ev.intValue();
         this.timerFdNumber = timer.intValue();
+    }
+
+    /** The size of a {@code struct epoll_event}, once the library is known to be loaded. */
+    private static int eventBytes() {
+        Epoll.ensureAvailability();
+        return Native.sizeofEpollEvent();
     }
 
     private static FileDescriptor open(String operation, int result) throws IOException {
@@ -240,258 +241,111 @@ public final class EpollIoHandler implements IoHandler {
         return 0;
     }
 
+    /** How long this handler, once idle, now polls before it blocks (see the class comment). Loop thread only. */
+    long currentIdlePollNanos() {
+        return idlePollNanos();
+    }
+
     @Override
-    public int run(IoHandlerContext context) {
-        return pollingWait.run(context);
+    protected int waitNow() {
+        return epollWait(0);
     }
 
-    /**
-     * Ends the current or next blocking wait, at most once per wait however often it is called. Any thread; after
-     * the handler is destroyed it does nothing (the loop no longer arms the flag).
-     */
+    /** Blocks in {@code epoll_wait} without a timeout, the deadline armed on the timerfd. */
     @Override
-    public void wakeup() {
-        pollingWait.wakeup();
+    protected int waitBlocking(long nowNanos, long delayNanos) {
+        boolean timerArmed = armTimer(nowNanos, delayNanos);
+        return epollWait(timerArmed ? WAIT_FOREVER : fallbackTimeoutMillis(delayNanos));
     }
 
-    /**
-     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
-     * comment); 0 if it blocks at once. Loop thread only.
-     */
-    long idlePollNanos() {
-        return pollingWait.idlePollNanos();
+    @Override
+    protected int processReady(int ready) {
+        NativeEventArray array = events;
+        int dataOffset = this.dataOffset;
+        int handled = 0;
+        for (int i = 0; i < ready; i++) {
+            int fd = array.getInt(i, dataOffset);
+            if (fd == eventFdNumber) {
+                Native.eventFdRead(fd);
+                continue;
+            }
+            if (fd == timerFdNumber) {
+                Native.timerFdRead(fd);
+                armedDeadlineNanos = NO_DEADLINE;
+                continue;
+            }
+            UnixRegistration registration = registration(fd);
+            // Absent or cancelled: cancelled earlier in this pass, or by another thread.
+            if (registration == null) {
+                continue;
+            }
+            dispatch(registration, EpollIoEvent.of(array.getInt(i, 0)));
+            handled++;
+        }
+        return handled;
     }
 
-    /** This handler's system calls, for its {@link PollingWait}. */
-    private final class SystemCalls implements PollingWait.Waits {
-        @Override
-        public int waitNow() {
-            return epollWait(0);
-        }
-
-        /** Blocks in {@code epoll_wait} without a timeout, the deadline armed on the timerfd. */
-        @Override
-        public int waitBlocking(long nowNanos, long delayNanos) {
-            boolean timerArmed = armTimer(nowNanos, delayNanos);
-            return epollWait(timerArmed ? WAIT_FOREVER : fallbackTimeoutMillis(delayNanos));
-        }
-
-        @Override
-        public int processReady(int ready) {
-            EpollEventArray array = events;
-            int handled = 0;
-            for (int i = 0; i < ready; i++) {
-                int fd = array.fd(i);
-                if (fd == eventFdNumber) {
-                    Native.eventFdRead(fd);
-                    continue;
-                }
-                if (fd == timerFdNumber) {
-                    Native.timerFdRead(fd);
-                    armedDeadlineNanos = NO_DEADLINE;
-                    continue;
-                }
-                EpollRegistration registration = registrationsByFd.get(fd);
-                // Absent or cancelled: cancelled earlier in this pass, or by another thread.
-                if (registration == null || registration.isCancelled()) {
-                    continue;
-                }
-                int ev = array.events(i);
-                try {
-                    registration.handle.handle(registration, EpollIoEvent.of(ev));
-                } catch (Throwable t) {
-                    LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
-                            " handling " + EpollIoOps.describe(ev & EpollIoOps.KERNEL_BITS), t);
-                }
-                handled++;
-            }
-            return handled;
-        }
-
-        @Override
-        public void afterProcessing(int ready) {
-            if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
-                LOGGER.log(Level.DEBUG,
-                        "epoll event array of " + EpollIoHandler.this + " grew to " + events.length());
-            }
-        }
-
-        /** Writes the eventfd, which ends a blocking {@code epoll_wait} (see {@link PollingWait#wakeup()}). */
-        @Override
-        public void signalWakeup() {
-            Native.eventFdWrite(eventFdNumber, 1L);
-        }
+    /** Writes the eventfd, which ends a blocking {@code epoll_wait} (see {@link PollingWait#wakeup()}). */
+    @Override
+    protected void signalWakeup() {
+        Native.eventFdWrite(eventFdNumber, 1L);
     }
 
     // ---------------------------------------------------------------- registrations
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Adds the handle's descriptor to the epoll set watching nothing ({@link EpollIoOps#NONE}, edge-triggered);
-     * {@link IoRegistration#submit} chooses the events.
-     *
-     * @throws IllegalArgumentException if {@code handle} is not an {@link EpollIoHandle}
-     * @throws IllegalStateException if the descriptor is already registered with this handler
-     * @throws ClosedChannelException if the descriptor is closed
-     * @throws io.weir.channel.unix.NativeIoException if {@code epoll_ctl} refused it
-     */
     @Override
-    public IoRegistration register(IoHandle handle) throws IOException {
-        if (!(handle instanceof EpollIoHandle)) {
-            throw new IllegalArgumentException("incompatible handle: "
-                    + (handle == null ? "null" : handle.getClass().getName())
-                    + " (expected: " + EpollIoHandle.class.getName() + ')');
-        }
-        EpollIoHandle epollHandle = (EpollIoHandle) handle;
-        FileDescriptor fd = Objects.requireNonNull(epollHandle.fd(), "fd()");
-        if (!fd.isOpen()) {
-            throw new ClosedChannelException();
-        }
-        int number = fd.intValue();
-        EpollRegistration existing = registrationsByFd.get(number);
-        if (existing != null) {
-            if (existing.isCancelled()) {
-                // Cancelled from another thread; its deregistration task has not run yet.
-                deregister0(existing);
-            } else if (existing.fd.isOpen()) {
-                throw new IllegalStateException("descriptor " + number + " already registered with this handler by "
-                        + existing.handle);
-            } else {
-                // The old owner closed the number without cancelling; the kernel dropped it from the set already.
-                registrationsByFd.remove(number);
-                if (existing.markCancelled()) {
-                    closeQuietly(existing.handle);
-                }
-            }
-        }
+    protected FileDescriptor fdOf(EpollIoHandle handle) {
+        return handle.fd();
+    }
+
+    /** Adds the descriptor to the epoll set watching nothing ({@link EpollIoOps#NONE}, edge-triggered). */
+    @Override
+    protected void add(int number) throws IOException {
         add(epfd, number, EpollIoOps.NONE.kernelEvents());
-        EpollRegistration registration = new EpollRegistration(this, epollHandle, fd);
-        registrationsByFd.put(number, registration);
-        REGISTRATIONS.incrementAndGet(this);
-        return registration;
     }
 
     /** {@code epoll_ctl(MOD)} for a submit; loop thread. */
-    void modify(EpollRegistration registration, EpollIoOps ops) {
-        int res = Native.epollCtl(epfd, Native.EPOLL_CTL_MOD, registration.fd.intValue(), ops.kernelEvents());
+    @Override
+    protected void modify(UnixRegistration registration, IoOps old, IoOps ops) {
+        FileDescriptor fd = registration.fd();
+        int res = Native.epollCtl(epfd, Native.EPOLL_CTL_MOD, fd.intValue(), ((EpollIoOps) ops).kernelEvents());
         if (res < 0) {
-            if (!registration.fd.isOpen()) {
-                throw new IllegalStateException("descriptor closed: " + registration.fd);
+            if (!fd.isOpen()) {
+                throw new IllegalStateException("descriptor closed: " + fd);
             }
             throw new UncheckedIOException(Errors.newIoException("epoll_ctl(EPOLL_CTL_MOD)", res));
         }
     }
 
-    /** Removes a cancelled registration from the set and the table: now on the loop, through a task otherwise. */
-    void deregister(EpollRegistration registration) {
-        if (loop.inEventLoop()) {
-            deregister0(registration);
-            return;
-        }
-        try {
-            loop.execute(() -> deregister0(registration));
-        } catch (RejectedExecutionException e) {
-            // The loop is shutting down: destroy() drops the whole epoll set.
-            LOGGER.log(Level.DEBUG, "could not deregister ", registration, " from a stopping loop", e);
-        }
-    }
-
-    private void deregister0(EpollRegistration registration) {
-        if (destroyed) {
-            return;
-        }
-        int number = registration.fd.intValue();
-        if (registrationsByFd.get(number) == registration) {
-            registrationsByFd.remove(number);
-            if (registration.fd.isOpen()) {
-                // ENOENT/EBADF: closed meanwhile, so already gone from the set.
-                Native.epollCtl(epfd, Native.EPOLL_CTL_DEL, number, 0);
-            }
-        }
-    }
-
-    void registrationEnded() {
-        REGISTRATIONS.decrementAndGet(this);
-    }
-
-    /** Closes every handle still registered, so their channels close while the loop still runs tasks. */
     @Override
-    public void prepareToDestroy() {
-        closeAll();
+    protected void remove(UnixRegistration registration) {
+        FileDescriptor fd = registration.fd();
+        if (fd.isOpen()) {
+            // ENOENT/EBADF: closed meanwhile, so already gone from the set.
+            Native.epollCtl(epfd, Native.EPOLL_CTL_DEL, fd.intValue(), 0);
+        }
     }
 
-    /** Closes every handle still registered, then the epoll descriptor, the eventfd and the timerfd. */
     @Override
-    public void destroy() {
-        if (destroyed) {
-            return;
-        }
-        closeAll();
-        destroyed = true;
-        registrationsByFd.clear();
+    protected long bits(IoOps ops) {
+        return ((EpollIoOps) ops).value();
+    }
+
+    /** Closes the epoll descriptor, the eventfd and the timerfd. */
+    @Override
+    protected void closeDescriptors() {
         closeQuietly(timerFd);
         closeQuietly(eventFd);
         closeQuietly(epollFd);
     }
 
-    private void closeAll() {
-        if (destroyed || registrationsByFd.isEmpty()) {
-            return;
-        }
-        int[] numbers = registrationsByFd.keys();
-        for (int i = 0; i < numbers.length; i++) {
-            EpollRegistration registration = registrationsByFd.get(numbers[i]);
-            if (registration == null) {
-                continue;
-            }
-            closeQuietly(registration.handle);
-            // The handle's close usually cancels its registration; make sure it is uncounted and gone either way.
-            registration.cancel();
-            deregister0(registration);
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        if (closeable == null) {
-            return;
-        }
-        try {
-            closeable.close();
-        } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Failed to close ", closeable, t);
-        }
-    }
-
-    private static void closeQuietly(FileDescriptor fd) {
-        if (fd == null) {
-            return;
-        }
-        try {
-            fd.close();
-        } catch (IOException e) {
-            LOGGER.log(Level.WARNING, "Failed to close ", fd, e);
-        }
-    }
-
-    @Override
-    public boolean isCompatible(Class<? extends IoHandle> handleType) {
-        return EpollIoHandle.class.isAssignableFrom(handleType);
-    }
-
-    /** {@inheritDoc} Cancelled registrations and handles the handler closed are not counted. */
-    @Override
-    public int registrationCount() {
-        return registrations;
-    }
-
     /** The current length of the event array. Loop thread; for tests. */
-    int eventArrayLength() {
-        return events.length();
+    int currentEventArrayLength() {
+        return eventArrayLength();
     }
 
     @Override
     public String toString() {
-        return "EpollIoHandler(epfd=" + epfd + ", " + registrations + " registrations)";
+        return "EpollIoHandler(epfd=" + epfd + ", " + registrationCount() + " registrations)";
     }
 }

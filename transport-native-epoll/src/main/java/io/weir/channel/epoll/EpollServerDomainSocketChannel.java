@@ -3,16 +3,12 @@ package io.weir.channel.epoll;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.Socket;
-import java.io.IOException;
-import java.net.SocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.weir.channel.unix.internal.AbstractUnixServerChannel;
 
 /**
  * A listening Unix domain stream socket over the Linux epoll transport: binds a {@link DomainSocketAddress}
@@ -24,13 +20,8 @@ import java.nio.file.Path;
  * {@value EpollServerSocketChannel#DEFAULT_BACKLOG}), {@link ChannelOption#SO_RCVBUF}, {@link ChannelOption#SO_SNDBUF}.
  * Thread-safe as every channel.
  */
-public final class EpollServerDomainSocketChannel extends AbstractEpollServerChannel {
-    private static final ChannelMetadata METADATA =
-            new ChannelMetadata(false, EpollServerSocketChannel.DEFAULT_MAX_ACCEPTS_PER_READ);
-
-    private final EpollServerChannelConfig config;
-    // Event loop only: the file bind() created, deleted again on close.
-    private Path boundPath;
+public final class EpollServerDomainSocketChannel extends AbstractUnixServerChannel {
+    private final EpollChannelConfig config;
 
     /**
      * A new, unbound domain server socket on {@code eventLoop} whose accepted channels go to loops of
@@ -42,14 +33,13 @@ public final class EpollServerDomainSocketChannel extends AbstractEpollServerCha
      * @throws UnsatisfiedLinkError if {@link Epoll#isAvailable()} is false
      */
     public EpollServerDomainSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup) {
-        this(eventLoop, childGroup, EpollDomainSocketChannel.newDomainSocket());
+        this(eventLoop, childGroup, EpollChannelHandle.TRANSPORT.openDomainSocket());
     }
 
     private EpollServerDomainSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup, Socket socket) {
-        super(eventLoop, childGroup, socket);
-        this.config = new EpollServerChannelConfig(this, socket, EpollServerSocketChannel.DEFAULT_BACKLOG,
-                EpollServerSocketChannel.DEFAULT_MAX_ACCEPTS_PER_READ, ChannelOption.SO_RCVBUF,
-                ChannelOption.SO_SNDBUF);
+        super(eventLoop, childGroup, socket, EpollChannelHandle.TRANSPORT);
+        this.config = new EpollChannelConfig(this, DEFAULT_MAX_ACCEPTS_PER_READ, DEFAULT_BACKLOG,
+                ChannelOption.SO_RCVBUF, ChannelOption.SO_SNDBUF);
     }
 
     @Override
@@ -58,47 +48,12 @@ public final class EpollServerDomainSocketChannel extends AbstractEpollServerCha
     }
 
     @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
     public DomainSocketAddress localAddress() {
         return (DomainSocketAddress) super.localAddress();
     }
 
     @Override
-    protected void doBind(SocketAddress localAddress) throws Exception {
-        super.doBind(localAddress);
-        if (localAddress instanceof DomainSocketAddress domain) {
-            boundPath = Path.of(domain.path());
-        }
-    }
-
-    @Override
-    protected void doClose() throws Exception {
-        try {
-            super.doClose();
-        } finally {
-            Path path = boundPath;
-            if (path != null) {
-                boundPath = null;
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    logDebug("Failed to delete the socket file " + path, e);
-                }
-            }
-        }
-    }
-
-    @Override
-    Channel newChildChannel(EventLoop loop, Socket accepted) {
+    protected Channel newChildChannel(EventLoop loop, Socket accepted) {
         return new EpollDomainSocketChannel(this, loop, accepted);
-    }
-
-    @Override
-    int backlog() {
-        return config.backlog();
     }
 }

@@ -3,11 +3,11 @@ package io.weir.channel.epoll;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.AbstractUnixServerChannel;
 import java.net.InetSocketAddress;
 
 /**
@@ -29,15 +29,13 @@ import java.net.InetSocketAddress;
  * before binding.
  * Writing to a server channel fails with {@link UnsupportedOperationException}. Thread-safe as every channel.
  */
-public final class EpollServerSocketChannel extends AbstractEpollServerChannel {
+public final class EpollServerSocketChannel extends AbstractUnixServerChannel {
     /** Default {@link ChannelOption#SO_BACKLOG}: pending connections the kernel queues before accept. */
-    public static final int DEFAULT_BACKLOG = 1024;
+    public static final int DEFAULT_BACKLOG = AbstractUnixServerChannel.DEFAULT_BACKLOG;
     /** Default {@link ChannelOption#MAX_MESSAGES_PER_READ}: connections accepted per readiness event. */
-    public static final int DEFAULT_MAX_ACCEPTS_PER_READ = 16;
+    public static final int DEFAULT_MAX_ACCEPTS_PER_READ = AbstractUnixServerChannel.DEFAULT_MAX_ACCEPTS_PER_READ;
 
-    private static final ChannelMetadata METADATA = new ChannelMetadata(false, DEFAULT_MAX_ACCEPTS_PER_READ);
-
-    private final EpollServerChannelConfig config;
+    private final EpollChannelConfig config;
 
     /**
      * A new, unbound server socket (IPv6 dual-stack where the kernel supports it) on {@code eventLoop} whose
@@ -49,12 +47,12 @@ public final class EpollServerSocketChannel extends AbstractEpollServerChannel {
      * @throws UnsatisfiedLinkError if {@link Epoll#isAvailable()} is false
      */
     public EpollServerSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup) {
-        this(eventLoop, childGroup, newStreamSocket());
+        this(eventLoop, childGroup, EpollChannelHandle.TRANSPORT.openStreamSocket());
     }
 
     private EpollServerSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup, Socket socket) {
-        super(eventLoop, childGroup, socket);
-        this.config = new EpollServerChannelConfig(this, socket, DEFAULT_BACKLOG, DEFAULT_MAX_ACCEPTS_PER_READ,
+        super(eventLoop, childGroup, socket, EpollChannelHandle.TRANSPORT);
+        this.config = new EpollChannelConfig(this, DEFAULT_MAX_ACCEPTS_PER_READ, DEFAULT_BACKLOG,
                 ChannelOption.SO_REUSEADDR, ChannelOption.SO_RCVBUF, EpollChannelOption.SO_REUSEPORT,
                 EpollChannelOption.TCP_FASTOPEN, EpollChannelOption.TCP_DEFER_ACCEPT, EpollChannelOption.IP_TRANSPARENT,
                 EpollChannelOption.IP_FREEBIND);
@@ -72,22 +70,12 @@ public final class EpollServerSocketChannel extends AbstractEpollServerChannel {
     }
 
     @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) super.localAddress();
     }
 
     @Override
-    Channel newChildChannel(EventLoop loop, Socket accepted) {
+    protected Channel newChildChannel(EventLoop loop, Socket accepted) {
         return new EpollSocketChannel(this, loop, accepted);
-    }
-
-    @Override
-    int backlog() {
-        return config.backlog();
     }
 }

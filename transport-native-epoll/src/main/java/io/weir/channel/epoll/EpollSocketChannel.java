@@ -3,7 +3,6 @@ package io.weir.channel.epoll;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelFuture;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelConfig;
@@ -12,6 +11,7 @@ import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.UnixChannelConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -56,9 +56,6 @@ public final class EpollSocketChannel extends AbstractEpollStreamChannel {
         EpollChannelOption.TCP_FASTOPEN_CONNECT, EpollChannelOption.IP_TRANSPARENT,
         EpollChannelOption.IP_FREEBIND, EpollChannelOption.SO_BUSY_POLL
     };
-    private static final ChannelMetadata METADATA =
-            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
-
     private final EpollChannelConfig config;
 
     /**
@@ -70,7 +67,7 @@ public final class EpollSocketChannel extends AbstractEpollStreamChannel {
      * @throws UnsatisfiedLinkError if {@link Epoll#isAvailable()} is false
      */
     public EpollSocketChannel(EventLoop eventLoop) {
-        this(null, eventLoop, newStreamSocket(), false);
+        this(null, eventLoop, EpollChannelHandle.TRANSPORT.openStreamSocket(), false);
     }
 
     /** An accepted connection, owned by this channel from now on (closed if the construction fails). */
@@ -79,29 +76,19 @@ public final class EpollSocketChannel extends AbstractEpollStreamChannel {
     }
 
     private EpollSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, checkCompatible(eventLoop, socket), socket, active);
-        this.config = new EpollChannelConfig(this, socket, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
-                SOCKET_OPTIONS);
+        super(parent, eventLoop, socket, active);
+        this.config = new EpollChannelConfig(this, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
+                UnixChannelConfig.NO_BACKLOG, SOCKET_OPTIONS);
         try {
             socket.setTcpNoDelay(true);
         } catch (IOException e) {
-            AbstractEpollChannel.logDebug("Failed to turn TCP_NODELAY on for " + socket, e);
+            logDebug("Failed to turn TCP_NODELAY on for " + socket, e);
         }
     }
 
     @Override
     public ChannelConfig config() {
         return config;
-    }
-
-    @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
-    public ServerChannel parent() {
-        return (ServerChannel) super.parent();
     }
 
     @Override

@@ -6,8 +6,10 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
+import io.weir.util.platform.LoopLogger;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 
@@ -33,6 +35,7 @@ import java.util.ArrayDeque;
  * read end is queued on a target: its completion closes it then, so the descriptor number is never reused under it.
  */
 final class EpollSplicer {
+    private static final LoopLogger LOGGER = LoopLogger.of(EpollSplicer.class);
     /** Bytes one {@code splice} moves at most: the default pipe capacity (16 pages), so it never waits for room. */
     static final int MAX_BYTES_PER_SPLICE = 64 * 1024;
 
@@ -105,7 +108,7 @@ final class EpollSplicer {
                 if (pipeIn == null) {
                     openPipe();
                 }
-                int res = EpollSocketNative.splice(source.socket.intValue(), -1, pipeOut.intValue(), -1,
+                int res = EpollSocketNative.splice(source.socket().intValue(), -1, pipeOut.intValue(), -1,
                         (int) Math.min(task.remaining, MAX_BYTES_PER_SPLICE));
                 if (res == 0) {
                     return END_OF_INPUT;
@@ -179,7 +182,7 @@ final class EpollSplicer {
             try {
                 fd.close();
             } catch (IOException e) {
-                AbstractEpollChannel.logDebug("Failed to close a splice pipe: " + fd, e);
+                LOGGER.log(Level.DEBUG, "Failed to close a splice pipe: " + fd, e);
             }
         }
     }

@@ -128,7 +128,7 @@ class EpollDatagramChannelTest extends AbstractEpollChannelTest {
                 send(sender, ch.localAddress(), "d" + i);
             }
             // Loopback delivers within send(); the wait only proves the queue is not empty.
-            Readiness.awaitReadable(ch.socket);
+            Readiness.awaitReadable(ch.socket());
             ch.read();
             int port = sender.getLocalPort();
             for (int i = 0; i < count; i++) {

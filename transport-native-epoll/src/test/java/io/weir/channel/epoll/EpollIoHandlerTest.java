@@ -326,9 +326,9 @@ class EpollIoHandlerTest {
         start(EpollIoHandler.DEFAULT_EVENT_ARRAY_LENGTH, EpollIoHandler.CONVERSATION_IDLE_POLL_NANOS);
         AtomicLong longestPoll = new AtomicLong();
         for (int i = 0; i < 50; i++) {
-            loop.submit(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max))
+            loop.submit(() -> longestPoll.accumulateAndGet(handler.get().currentIdlePollNanos(), Math::max))
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            loop.schedule(() -> longestPoll.accumulateAndGet(handler.get().idlePollNanos(), Math::max),
+            loop.schedule(() -> longestPoll.accumulateAndGet(handler.get().currentIdlePollNanos(), Math::max),
                     100, TimeUnit.MICROSECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
         assertThat(longestPoll.get()).isZero();
@@ -382,7 +382,7 @@ class EpollIoHandlerTest {
             assertThat(handle.nextEvent().isReadable()).isTrue();
         }
         AtomicInteger length = new AtomicInteger();
-        onLoop(() -> length.set(handler.get().eventArrayLength()));
+        onLoop(() -> length.set(handler.get().currentEventArrayLength()));
         assertThat(length.get()).isGreaterThan(4);
     }
 
@@ -432,7 +432,7 @@ class EpollIoHandlerTest {
 
         @Override
         public void handle(IoRegistration registration, IoEvent event) {
-            longestPollNanos.accumulateAndGet(handler.get().idlePollNanos(), Math::max);
+            longestPollNanos.accumulateAndGet(handler.get().currentIdlePollNanos(), Math::max);
             socket.handle(registration, event);
         }
 

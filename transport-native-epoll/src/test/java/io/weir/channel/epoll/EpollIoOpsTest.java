@@ -42,4 +42,25 @@ class EpollIoOpsTest {
         assertThat(event.isError()).isFalse();
         assertThat(event).isSameAs(EpollIoEvent.of(0x001 | 0x010 | 0x2000));
     }
+
+    @Test
+    void readyEventsBecomeTheReadinessTheSharedChannelsActOn() {
+        assertThat(EpollIoEvent.of(0x001).readiness).isEqualTo(Flags.READABLE);
+        assertThat(EpollIoEvent.of(0x004).readiness).isEqualTo(Flags.WRITABLE);
+        assertThat(EpollIoEvent.of(0x2000).readiness).as("EPOLLRDHUP: the peer's FIN, the socket still readable")
+                .isEqualTo(Flags.PEER_FIN);
+        assertThat(EpollIoEvent.of(0x010).readiness).as("EPOLLHUP: a FIN too, and both directions down")
+                .isEqualTo(Flags.PEER_FIN | Flags.HANGUP);
+        assertThat(EpollIoEvent.of(0x008 | 0x001).readiness).isEqualTo(Flags.ERROR | Flags.READABLE);
+        assertThat(EpollIoEvent.of(0x002).readiness).as("EPOLLPRI alone is nothing the channels act on").isZero();
+    }
+
+    /** unix-common's flags; this package's {@code Readiness} is a test helper of another kind. */
+    private static final class Flags {
+        static final int READABLE = io.weir.channel.unix.internal.Readiness.READABLE;
+        static final int WRITABLE = io.weir.channel.unix.internal.Readiness.WRITABLE;
+        static final int PEER_FIN = io.weir.channel.unix.internal.Readiness.PEER_FIN;
+        static final int HANGUP = io.weir.channel.unix.internal.Readiness.HANGUP;
+        static final int ERROR = io.weir.channel.unix.internal.Readiness.ERROR;
+    }
 }

@@ -127,7 +127,7 @@ class EpollTcpOptionsTest extends AbstractEpollChannelTest {
                 new ChannelHandler() { }));
 
         // A fast-open queue belongs to a listening socket; on a connected one the kernel says EINVAL.
-        assertThatThrownBy(() -> EpollSocketOptions.set(client.socket, EpollChannelOption.TCP_FASTOPEN, 16))
+        assertThatThrownBy(() -> EpollSocketOptions.set(client.socket(), EpollChannelOption.TCP_FASTOPEN, 16))
                 .isInstanceOfSatisfying(NativeIoException.class,
                         e -> assertThat(e.errno()).isEqualTo(Errors.EINVAL));
         assertThatThrownBy(() -> client.config().setOption(EpollChannelOption.TCP_FASTOPEN_CONNECT, true))

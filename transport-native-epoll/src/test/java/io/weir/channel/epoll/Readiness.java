@@ -39,7 +39,7 @@ public final class Readiness {
             if (res < 0) {
                 throw new AssertionError("epoll_ctl: " + res);
             }
-            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(EpollEventArray.EVENT_SIZE_BYTES);
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(Native.sizeofEpollEvent());
             int ready = Native.epollWait(epfd, NativeBuffers.address(buffer), 1, TIMEOUT_MILLIS);
             if (ready <= 0) {
                 throw new AssertionError("no readiness of " + fd + " within " + TIMEOUT_MILLIS + " ms: " + ready);

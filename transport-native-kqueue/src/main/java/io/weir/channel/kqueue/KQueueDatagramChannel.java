@@ -3,12 +3,9 @@ package io.weir.channel.kqueue;
 import io.weir.buffer.ByteBuf;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelFuture;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPipeline;
-import io.weir.channel.ChannelPromise;
 import io.weir.channel.DatagramPacket;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FixedRecvByteBufAllocator;
@@ -16,17 +13,14 @@ import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
 import io.weir.channel.unix.TruncatedDatagramException;
+import io.weir.channel.unix.internal.AbstractUnixDatagramChannel;
 import io.weir.channel.unix.internal.DatagramSlots;
 import io.weir.channel.unix.internal.DatagramSocketNative;
 import io.weir.channel.unix.internal.DatagramChannels;
-import io.weir.channel.unix.internal.MulticastMemberships;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.net.PortUnreachableException;
 import java.net.ProtocolFamily;
-import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.UnresolvedAddressException;
@@ -72,19 +66,12 @@ import java.util.Objects;
  *
  * <p>Thread-safe as every channel.
  */
-public final class KQueueDatagramChannel extends AbstractKQueueChannel {
+public final class KQueueDatagramChannel extends AbstractUnixDatagramChannel {
     /** Default size of the buffer each datagram is received into, in bytes (as {@code NioDatagramChannel}'s). */
-    public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 2048;
+    public static final int DEFAULT_RECEIVE_BUFFER_BYTES = AbstractUnixDatagramChannel.DEFAULT_RECEIVE_BUFFER_BYTES;
 
-    private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
-
-    private final KQueueChannelConfig config;
-    private final MulticastMemberships memberships;
     // Event loop only: the receive buffer the last read did not fill.
     private ByteBuf spare;
-    // Read from any thread through isActive() and isConnected().
-    private volatile boolean bound;
-    private volatile boolean connected;
 
     /**
      * A new, unbound UDP socket (IPv6 dual-stack where the kernel supports it) on {@code eventLoop}.
@@ -110,101 +97,32 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
     }
 
     private KQueueDatagramChannel(EventLoop eventLoop, Socket socket) {
-        super(null, checkCompatible(eventLoop, socket), socket, false);
-        this.config = new KQueueChannelConfig(this, socket, METADATA.defaultMaxMessagesPerRead(),
-                KQueueChannelConfig.NO_BACKLOG, ChannelOption.SO_RCVBUF, ChannelOption.SO_SNDBUF,
-                ChannelOption.SO_REUSEADDR, ChannelOption.IP_TOS, KQueueChannelOption.SO_REUSEPORT,
-                ChannelOption.SO_BROADCAST, ChannelOption.IP_MULTICAST_IF, ChannelOption.IP_MULTICAST_TTL,
-                ChannelOption.IP_MULTICAST_LOOP_DISABLED);
-        config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DEFAULT_RECEIVE_BUFFER_BYTES));
-        this.memberships = new MulticastMemberships(this, socket);
+        super(eventLoop, socket, KQueueChannelHandle.TRANSPORT);
     }
 
     private static Socket newDatagramSocket(ProtocolFamily family) {
-        KQueue.ensureAvailability();
-        return DatagramChannels.open(family);
+        return KQueueChannelHandle.TRANSPORT.openDatagramSocket(family);
+    }
+
+    /** The channel's socket; for tests. */
+    Socket socket() {
+        return socket;
     }
 
     @Override
-    public ChannelConfig config() {
-        return config;
-    }
-
-    @Override
-    public ChannelMetadata metadata() {
-        return METADATA;
-    }
-
-    @Override
-    public boolean isActive() {
-        return bound && socket.isOpen();
-    }
-
-    /** Whether the channel is connected to one peer. */
-    public boolean isConnected() {
-        return connected && socket.isOpen();
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return (InetSocketAddress) super.localAddress();
-    }
-
-    @Override
-    public InetSocketAddress remoteAddress() {
-        return (InetSocketAddress) super.remoteAddress();
-    }
-
-    @Override
-    protected void doBind(SocketAddress localAddress) throws Exception {
-        socket.bind(localAddress);
-        bound = true;
-    }
-
-    @Override
-    protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
-        if (localAddress != null) {
-            socket.bind(localAddress);
-            bound = true;
-        }
-        // A UDP connect only records the peer (binding an unbound socket): it completes at once or fails.
-        socket.connect(remoteAddress);
-        bound = true;
-        connected = true;
-        return true;
-    }
-
-    @Override
-    protected void doDisconnect() throws Exception {
-        InetSocketAddress before = DatagramChannels.disconnect(socket);
-        connected = false;
-        boolean stillBound = false;
-        try {
-            stillBound = DatagramChannels.keepPort(socket, before);
-        } finally {
-            // Left unbound if another socket took the port in between: the channel says so.
-            bound = stillBound;
-        }
-    }
-
-    @Override
-    protected void doClose() throws Exception {
-        connected = false;
-        // Closing the socket drops its memberships.
-        memberships.clear();
+    protected void releaseReceiveBuffers() {
         ByteBuf buf = spare;
         if (buf != null) {
             spare = null;
             buf.release();
         }
-        super.doClose();
     }
 
     // ---------------------------------------------------------------- reading
 
     @Override
-    void readInput() {
-        KQueueChannelConfig cfg = config;
+    protected void readLoop() {
+        ChannelConfig cfg = config();
         ChannelPipeline pipeline = pipeline();
         RecvByteBufAllocator.Handle handle = recvBufAllocHandle();
         handle.reset(cfg);
@@ -222,12 +140,12 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
                     if (Errors.isAgain(res)) {
                         drained = true;
                     } else {
-                        failure = receiveFailure(res);
+                        failure = ioFailure("recvmsg", res);
                     }
                     break;
                 }
                 handle.incMessagesRead(1);
-                readDelivered();
+                readServed();
                 InetSocketAddress sender = slots.peer(0);
                 if (slots.truncated(0)) {
                     // The buffer holds the first bytes only: keep it for the next datagram, report the dropped one.
@@ -244,7 +162,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
             failure = t;
             drained = true;
         }
-        readStopped(drained);
+        readLoopEnded(drained);
         handle.readComplete();
         pipeline.fireChannelReadComplete();
         if (failure != null) {
@@ -253,7 +171,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
                 close(voidPromise());
             }
         }
-        readFinished();
+        readLoopDone();
     }
 
     /** The spare buffer if it still has the allocator's size, else a new direct one kept as the spare. */
@@ -266,40 +184,28 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
             buf = null;
         }
         if (buf == null) {
-            buf = handle.allocate(config.getAllocator());
+            buf = handle.allocate(config().getAllocator());
             if (!buf.isDirect()) {
                 // recvmsg needs native memory; a heap allocator's buffer would need a copy per datagram.
                 buf.release();
-                buf = config.getAllocator().directBuffer(guess);
+                buf = config().getAllocator().directBuffer(guess);
             }
             spare = buf;
         }
         return buf;
     }
 
-    private static IOException receiveFailure(int res) {
-        if (res == -Errors.ECONNREFUSED) {
-            return DatagramChannels.portUnreachable("recvmsg", res);
-        }
-        return Errors.newIoException("recvmsg", res);
-    }
 
     // ---------------------------------------------------------------- writing
-
-    /** See {@link DatagramChannels#filterOutbound}. */
-    @Override
-    protected Object filterOutboundMessage(Object msg) {
-        return DatagramChannels.filterOutbound(msg, alloc());
-    }
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
         DatagramSlots slots = DatagramSlots.current();
-        int spin = config.getWriteSpinCount();
+        int spin = config().getWriteSpinCount();
         for (;;) {
             Object msg = in.current();
             if (msg == null) {
-                writeDrained();
+                writeComplete();
                 return;
             }
             ByteBuf content;
@@ -308,7 +214,7 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
                 slots.buffer(0, DatagramChannels.memoryAddress(content, content.readerIndex(), content.readableBytes()),
                         content.readableBytes());
                 slots.peer(0, packet.recipient());
-            } else if (connected) {
+            } else if (connected()) {
                 content = (ByteBuf) msg;
                 slots.buffer(0, DatagramChannels.memoryAddress(content, content.readerIndex(), content.readableBytes()),
                         content.readableBytes());
@@ -320,65 +226,20 @@ public final class KQueueDatagramChannel extends AbstractKQueueChannel {
             if (res >= 0) {
                 in.remove();
             } else if (Errors.isAgain(res)) {
-                writeLeftOver(true);
+                incompleteWrite(true);
                 return;
             } else {
                 // One datagram's problem (no route, too long, port unreachable): fail its write, not the channel.
-                in.remove(res == -Errors.ECONNREFUSED ? DatagramChannels.portUnreachable("sendmsg", res)
-                        : Errors.newIoException("sendmsg", res));
+                in.remove(ioFailure("sendmsg", res));
             }
             if (--spin == 0) {
                 if (in.current() == null) {
-                    writeDrained();
+                    writeComplete();
                 } else {
-                    writeLeftOver(false);
+                    incompleteWrite(false);
                 }
                 return;
             }
         }
-    }
-
-    // ---------------------------------------------------------------- multicast
-
-    /**
-     * Joins multicast group {@code group} on the interface of {@link ChannelOption#IP_MULTICAST_IF}, else the
-     * interface of the channel's local address, else the one the routing table picks for the group.
-     */
-    public ChannelFuture joinGroup(InetAddress group) {
-        return joinGroup(group, null, null, newPromise());
-    }
-
-    /** Joins multicast group {@code group} on {@code networkInterface}. */
-    public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface) {
-        return joinGroup(group, networkInterface, null, newPromise());
-    }
-
-    /**
-     * Joins multicast group {@code group} on {@code networkInterface} ({@code null}: as
-     * {@link #joinGroup(InetAddress)}), receiving only from {@code source} if it is not {@code null}
-     * (source-specific multicast; same family as the group). The promise fails with a
-     * {@link io.weir.channel.unix.NativeIoException} if the kernel refuses.
-     *
-     * @throws NullPointerException if {@code group} or {@code promise} is null
-     */
-    public ChannelFuture joinGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
-                                   ChannelPromise promise) {
-        return memberships.join(group, networkInterface, source, promise);
-    }
-
-    /** Leaves multicast group {@code group} on every interface it was joined on. */
-    public ChannelFuture leaveGroup(InetAddress group) {
-        return leaveGroup(group, null, null, newPromise());
-    }
-
-    /**
-     * Leaves the memberships of {@code group} matching {@code networkInterface} and {@code source} ({@code null}
-     * matches any). The promise fails with {@link IllegalStateException} if no membership matched.
-     *
-     * @throws NullPointerException if {@code group} or {@code promise} is null
-     */
-    public ChannelFuture leaveGroup(InetAddress group, NetworkInterface networkInterface, InetAddress source,
-                                    ChannelPromise promise) {
-        return memberships.leave(group, networkInterface, source, promise);
     }
 }

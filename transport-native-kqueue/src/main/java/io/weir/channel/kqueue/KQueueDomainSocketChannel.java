@@ -1,12 +1,16 @@
 package io.weir.channel.kqueue;
 
+import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelOption;
+import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.PeerCredentials;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.AbstractUnixStreamChannel;
+import io.weir.channel.unix.internal.UnixChannelConfig;
 import java.io.IOException;
 
 /**
@@ -16,7 +20,8 @@ import java.io.IOException;
  *
  * <p>Thread-safe as every {@link io.weir.channel.Channel}.
  */
-public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel {
+public final class KQueueDomainSocketChannel extends AbstractUnixStreamChannel {
+    private final KQueueChannelConfig config;
 
     /**
      * An unconnected channel on {@code eventLoop}.
@@ -26,7 +31,7 @@ public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel
      * @throws ChannelException if no socket could be opened
      */
     public KQueueDomainSocketChannel(EventLoop eventLoop) {
-        this(null, eventLoop, openDomainSocket(), false);
+        this(null, eventLoop, KQueueChannelHandle.TRANSPORT.openDomainSocket(), false);
     }
 
     /** An accepted connection of {@code parent}. */
@@ -35,18 +40,15 @@ public final class KQueueDomainSocketChannel extends AbstractKQueueStreamChannel
     }
 
     private KQueueDomainSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, checkCompatible(eventLoop, socket), socket, active, ChannelOption.SO_SNDBUF,
-                ChannelOption.SO_RCVBUF, KQueueChannelOption.SO_SNDLOWAT);
+        super(parent, eventLoop, socket, active, KQueueChannelHandle.TRANSPORT);
+        config = new KQueueChannelConfig(this, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
+                UnixChannelConfig.NO_BACKLOG, ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF,
+                KQueueChannelOption.SO_SNDLOWAT);
     }
 
-    /** Opens a Unix domain stream socket, turning a failure into a {@link ChannelException}. */
-    static Socket openDomainSocket() {
-        KQueue.ensureAvailability();
-        try {
-            return Socket.newSocketDomain();
-        } catch (IOException e) {
-            throw new ChannelException("failed to open a domain socket", e);
-        }
+    @Override
+    public ChannelConfig config() {
+        return config;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.weir.channel.kqueue;
 
 import io.weir.channel.IoEvent;
+import io.weir.channel.unix.internal.Readiness;
 
 /**
  * One kevent a {@link KQueueIoHandler} reports to a {@link KQueueIoHandle}: which filter fired and whether it
@@ -34,6 +35,11 @@ public final class KQueueIoEvent implements IoEvent {
 
     private final int index;
     private final int errorNumber;
+    /**
+     * The event as unix-common's {@link Readiness} flags, for the channels: the write filter is write readiness
+     * only; the read filter is read readiness, with {@code EV_EOF} the peer's FIN, and with an error an error.
+     */
+    final int readiness;
 
     private KQueueIoEvent(int index) {
         this(index, 0);
@@ -42,6 +48,12 @@ public final class KQueueIoEvent implements IoEvent {
     private KQueueIoEvent(int index, int errorNumber) {
         this.index = index;
         this.errorNumber = errorNumber;
+        if ((index & WRITE_INDEX) != 0) {
+            readiness = Readiness.WRITABLE;
+        } else {
+            readiness = Readiness.READABLE | ((index & EOF_INDEX) != 0 ? Readiness.PEER_FIN : 0)
+                    | ((index & ERROR_INDEX) != 0 ? Readiness.ERROR : 0);
+        }
     }
 
     /**

@@ -3,23 +3,20 @@ package io.weir.channel.kqueue;
 import io.weir.channel.EventLoop;
 import io.weir.channel.internal.IdlePoll;
 import io.weir.channel.internal.PollingWait;
-import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
 import io.weir.channel.IoHandlerContext;
 import io.weir.channel.IoHandlerFactory;
-import io.weir.channel.IoRegistration;
+import io.weir.channel.IoOps;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
-import io.weir.util.collection.IntObjectHashMap;
+import io.weir.channel.unix.internal.NativeEventArray;
+import io.weir.channel.unix.internal.UnixIoHandler;
+import io.weir.channel.unix.internal.UnixRegistration;
 import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.SystemProperties;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.channels.ClosedChannelException;
 import java.util.Objects;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The kqueue {@link IoHandler} of macOS and the BSDs (and of Linux through libkqueue): one kqueue per event loop,
@@ -66,7 +63,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * from any thread. {@link #prepareToDestroy()} and {@link #destroy()} close every handle still registered;
  * {@link #destroy()} then closes the kqueue.
  */
-public final class KQueueIoHandler implements IoHandler {
+public final class KQueueIoHandler extends UnixIoHandler<KQueueIoHandle> {
     /** Events one {@code kevent} collects at first (the array grows when a wait fills it). */
     public static final int DEFAULT_EVENT_ARRAY_LENGTH = 512;
     /** The most events one {@code kevent} collects, however often the array filled. */
@@ -97,29 +94,30 @@ public final class KQueueIoHandler implements IoHandler {
     private static final long WAIT_FOREVER = -1;
     private static final short EV_ADD_CLEAR = Native.EV_ADD | Native.EV_CLEAR | Native.EV_ENABLE;
 
-    private static final AtomicIntegerFieldUpdater<KQueueIoHandler> REGISTRATIONS =
-            AtomicIntegerFieldUpdater.newUpdater(KQueueIoHandler.class, "registrations");
+    /*
+     * struct kevent (64-bit macOS, FreeBSD < 12 and libkqueue: 32 bytes; FreeBSD 12+ adds ext[4]: 64 bytes)
+     *   0               8        10       12        16              24              32
+     *   +---------------+--------+--------+---------+---------------+---------------+
+     *   | ident         | filter | flags  | fflags  | data          | udata         |
+     *   | uintptr_t     | short  | ushort | uint    | intptr_t      | void*         |
+     *   +---------------+--------+--------+---------+---------------+---------------+
+     * Size and offsets come from the C compiler (sizeof/offsetof), not from this comment.
+     */
+    private final int identOffset = Native.offsetofKEventIdent();
+    private final int filterOffset = Native.offsetofKEventFilter();
+    private final int flagsOffset = Native.offsetofKEventFlags();
+    private final int fflagsOffset = Native.offsetofKEventFFlags();
 
-    private final EventLoop loop;
-    private final PollingWait pollingWait;
     private final FileDescriptor kqueueFd;
     // A plain copy of the number, for the wait and the wake-up.
     private final int kq;
-    private final KQueueEventArray events;
-    // Loop thread only: descriptor number -> its live registration.
-    private final IntObjectHashMap<KQueueRegistration> registrationsByFd = new IntObjectHashMap<>();
 
-    private boolean destroyed;
     // Loop thread only: wake-ups seen (user events collected), for tests.
     private long wakeupsSeen;
 
-    private volatile int registrations;
-
     private KQueueIoHandler(EventLoop loop, int eventArrayLength, long maxIdlePollNanos) {
-        KQueue.ensureAvailability();
-        this.loop = loop;
-        this.pollingWait = new PollingWait(loop, maxIdlePollNanos, new SystemCalls());
-        this.events = new KQueueEventArray(eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
+        super(loop, maxIdlePollNanos, KQueueIoHandle.class, KQueueIoOps.class, KQueueIoOps.NONE, eventBytes(),
+                eventArrayLength, MAX_EVENT_ARRAY_LENGTH);
         int fd = Native.kqueueCreate();
         if (fd < 0) {
             throw new UncheckedIOException("failed to set up a kqueue I/O handler",
@@ -134,6 +132,12 @@ public final class KQueueIoHandler implements IoHandler {
         }
         this.kqueueFd = kqueue;
         this.kq = fd;
+    }
+
+    /** The size of a {@code struct kevent}, once the library is known to be loaded. */
+    private static int eventBytes() {
+        KQueue.ensureAvailability();
+        return Native.sizeofKEvent();
     }
 
     /**
@@ -186,137 +190,79 @@ public final class KQueueIoHandler implements IoHandler {
         return 0;
     }
 
+    /** How long this handler, once idle, now polls before it blocks (see the class comment). Loop thread only. */
+    long currentIdlePollNanos() {
+        return idlePollNanos();
+    }
+
     @Override
-    public int run(IoHandlerContext context) {
-        return pollingWait.run(context);
+    protected int waitNow() {
+        return keventWait(0);
     }
 
-    /**
-     * Ends the current or next blocking wait, at most once per wait however often it is called. Any thread; after
-     * the handler is destroyed it does nothing (the loop no longer arms the flag).
-     */
+    /** Blocks in {@code kevent} with the deadline as its timeout (nanoseconds, not rounded to milliseconds). */
     @Override
-    public void wakeup() {
-        pollingWait.wakeup();
+    protected int waitBlocking(long nowNanos, long delayNanos) {
+        return keventWait(delayNanos == Long.MAX_VALUE ? WAIT_FOREVER : delayNanos);
     }
 
-    /**
-     * How long this handler, once idle, now polls for readiness before it blocks, in nanoseconds (see the class
-     * comment); 0 if it blocks at once. Loop thread only.
-     */
-    long idlePollNanos() {
-        return pollingWait.idlePollNanos();
+    @Override
+    protected int processReady(int ready) {
+        NativeEventArray array = events;
+        int handled = 0;
+        for (int i = 0; i < ready; i++) {
+            short filter = array.getShort(i, filterOffset);
+            if (filter == EVFILT_USER) {
+                wakeupsSeen++;
+                continue;
+            }
+            if (filter != Native.EVFILT_READ && filter != Native.EVFILT_WRITE) {
+                continue;
+            }
+            long ident = array.getLong(i, identOffset);
+            // Identifiers above Integer.MAX_VALUE are never a descriptor.
+            UnixRegistration registration = ident > Integer.MAX_VALUE ? null : registration((int) ident);
+            // Absent or cancelled: cancelled earlier in this pass, or by another thread.
+            if (registration == null) {
+                continue;
+            }
+            dispatch(registration, KQueueIoEvent.of(filter, array.getShort(i, flagsOffset) & 0xFFFF,
+                    array.getInt(i, fflagsOffset)));
+            handled++;
+        }
+        return handled;
     }
 
-    /** This handler's system calls, for its {@link PollingWait}. */
-    private final class SystemCalls implements PollingWait.Waits {
-        @Override
-        public int waitNow() {
-            return keventWait(0);
-        }
-
-        /** Blocks in {@code kevent} with the deadline as its timeout (nanoseconds, not rounded to milliseconds). */
-        @Override
-        public int waitBlocking(long nowNanos, long delayNanos) {
-            return keventWait(delayNanos == Long.MAX_VALUE ? WAIT_FOREVER : delayNanos);
-        }
-
-        @Override
-        public int processReady(int ready) {
-            KQueueEventArray array = events;
-            int handled = 0;
-            for (int i = 0; i < ready; i++) {
-                short filter = array.filter(i);
-                if (filter == EVFILT_USER) {
-                    wakeupsSeen++;
-                    continue;
-                }
-                if (filter != Native.EVFILT_READ && filter != Native.EVFILT_WRITE) {
-                    continue;
-                }
-                KQueueRegistration registration = registrationsByFd.get(array.ident(i));
-                // Absent or cancelled: cancelled earlier in this pass, or by another thread.
-                if (registration == null || registration.isCancelled()) {
-                    continue;
-                }
-                KQueueIoEvent event = KQueueIoEvent.of(filter, array.flags(i), array.fflags(i));
-                try {
-                    registration.handle.handle(registration, event);
-                } catch (Throwable t) {
-                    LOGGER.log(Level.WARNING, "Unexpected exception from ", registration.handle,
-                            " handling " + event, t);
-                }
-                handled++;
-            }
-            return handled;
-        }
-
-        @Override
-        public void afterProcessing(int ready) {
-            if (ready == events.length() && events.increase() && LOGGER.isLoggable(Level.DEBUG)) {
-                LOGGER.log(Level.DEBUG,
-                        "kqueue event array of " + KQueueIoHandler.this + " grew to " + events.length());
-            }
-        }
-
-        /** Triggers the user event, which ends a blocking {@code kevent} (see {@link PollingWait#wakeup()}). */
-        @Override
-        public void signalWakeup() {
-            Native.keventChange(kq, WAKEUP_IDENT, EVFILT_USER, (short) 0, Native.NOTE_TRIGGER);
-        }
+    /** Triggers the user event, which ends a blocking {@code kevent} (see {@link PollingWait#wakeup()}). */
+    @Override
+    protected void signalWakeup() {
+        Native.keventChange(kq, WAKEUP_IDENT, EVFILT_USER, (short) 0, Native.NOTE_TRIGGER);
     }
 
     // ---------------------------------------------------------------- registrations
 
+    @Override
+    protected FileDescriptor fdOf(KQueueIoHandle handle) {
+        return handle.fd();
+    }
+
     /**
-     * {@inheritDoc}
-     *
-     * <p>Keeps no filter for the descriptor yet ({@link KQueueIoOps#NONE}); {@link IoRegistration#submit} adds
-     * them.
-     *
-     * @throws IllegalArgumentException if {@code handle} is not a {@link KQueueIoHandle}
-     * @throws IllegalStateException if the descriptor is already registered with this handler
-     * @throws ClosedChannelException if the descriptor is closed
+     * Keeps no filter for the descriptor yet ({@link KQueueIoOps#NONE}); {@link io.weir.channel.IoRegistration#submit}
+     * adds them. On libkqueue, whatever a previous owner of the number closed without cancelling is deleted first.
      */
     @Override
-    public IoRegistration register(IoHandle handle) throws IOException {
-        if (!(handle instanceof KQueueIoHandle)) {
-            throw new IllegalArgumentException("incompatible handle: "
-                    + (handle == null ? "null" : handle.getClass().getName())
-                    + " (expected: " + KQueueIoHandle.class.getName() + ')');
-        }
-        KQueueIoHandle kqueueHandle = (KQueueIoHandle) handle;
-        FileDescriptor fd = Objects.requireNonNull(kqueueHandle.fd(), "fd()");
-        if (!fd.isOpen()) {
-            throw new ClosedChannelException();
-        }
-        int number = fd.intValue();
-        KQueueRegistration existing = registrationsByFd.get(number);
-        if (existing != null) {
-            if (existing.isCancelled()) {
-                // Cancelled from another thread; its deregistration task has not run yet.
-                deregister0(existing);
-            } else if (existing.fd.isOpen()) {
-                throw new IllegalStateException("descriptor " + number + " already registered with this handler by "
-                        + existing.handle);
-            } else {
-                // The old owner closed the number without cancelling: cancel (which deletes what libkqueue kept).
-                existing.cancel();
-                closeQuietly(existing.handle);
-            }
-        } else if (EMULATED) {
-            // Whatever a previous owner closed without cancelling may still be in libkqueue's tables.
+    protected void add(int number) {
+        if (EMULATED) {
             deleteFilters(number, KQueueIoOps.READ.with(KQueueIoOps.WRITE));
         }
-        KQueueRegistration registration = new KQueueRegistration(this, kqueueHandle, fd);
-        registrationsByFd.put(number, registration);
-        REGISTRATIONS.incrementAndGet(this);
-        return registration;
     }
 
     /** Deletes the filters {@code old} has and {@code ops} lacks, then adds the reverse; loop thread. */
-    void modify(KQueueRegistration registration, KQueueIoOps old, KQueueIoOps ops) {
-        int number = registration.fd.intValue();
+    @Override
+    protected void modify(UnixRegistration registration, IoOps oldOps, IoOps newOps) {
+        KQueueIoOps old = (KQueueIoOps) oldOps;
+        KQueueIoOps ops = (KQueueIoOps) newOps;
+        int number = registration.fd().intValue();
         int added = ops.value() & ~old.value();
         int removed = old.value() & ~ops.value();
         if (EMULATED && removed != 0 && (old.value() & ops.value()) != 0) {
@@ -325,30 +271,32 @@ public final class KQueueIoHandler implements IoHandler {
             added = ops.value();
             removed = old.value();
         }
-        // Deletions first: on libkqueue an addition made before them would lose EPOLLET to them.
+        // Deletions first: on libkqueue an addition made before them would lose EPOLLET to them. The registration
+        // records each step, so a failure leaves it saying what the kqueue holds.
+        KQueueIoOps held = old;
         if ((removed & KQueueIoOps.READ_BIT) != 0) {
             change(registration, number, Native.EVFILT_READ, Native.EV_DELETE, "kevent(EVFILT_READ, EV_DELETE)");
-            registration.ops = registration.ops.without(KQueueIoOps.READ);
+            registration.ops(held = held.without(KQueueIoOps.READ));
         }
         if ((removed & KQueueIoOps.WRITE_BIT) != 0) {
             change(registration, number, Native.EVFILT_WRITE, Native.EV_DELETE, "kevent(EVFILT_WRITE, EV_DELETE)");
-            registration.ops = registration.ops.without(KQueueIoOps.WRITE);
+            registration.ops(held = held.without(KQueueIoOps.WRITE));
         }
         if ((added & KQueueIoOps.READ_BIT) != 0) {
             change(registration, number, Native.EVFILT_READ, EV_ADD_CLEAR, "kevent(EVFILT_READ, EV_ADD)");
-            registration.ops = registration.ops.with(KQueueIoOps.READ);
+            registration.ops(held = held.with(KQueueIoOps.READ));
         }
         if ((added & KQueueIoOps.WRITE_BIT) != 0) {
             change(registration, number, Native.EVFILT_WRITE, EV_ADD_CLEAR, "kevent(EVFILT_WRITE, EV_ADD)");
-            registration.ops = registration.ops.with(KQueueIoOps.WRITE);
+            registration.ops(held.with(KQueueIoOps.WRITE));
         }
     }
 
-    private void change(KQueueRegistration registration, int number, short filter, short flags, String what) {
+    private void change(UnixRegistration registration, int number, short filter, short flags, String what) {
         int res = Native.keventChange(kq, number, filter, flags, 0);
         if (res < 0) {
-            if (!registration.fd.isOpen()) {
-                throw new IllegalStateException("descriptor closed: " + registration.fd);
+            if (!registration.fd().isOpen()) {
+                throw new IllegalStateException("descriptor closed: " + registration.fd());
             }
             throw new UncheckedIOException(Errors.newIoException(what, res));
         }
@@ -364,97 +312,26 @@ public final class KQueueIoHandler implements IoHandler {
         }
     }
 
-    /** Removes a cancelled registration's filters and table entry: now on the loop, through a task otherwise. */
-    void deregister(KQueueRegistration registration) {
-        if (loop.inEventLoop()) {
-            deregister0(registration);
-            return;
-        }
-        try {
-            loop.execute(() -> deregister0(registration));
-        } catch (RejectedExecutionException e) {
-            // The loop is shutting down: destroy() closes the whole kqueue.
-            LOGGER.log(Level.DEBUG, "could not deregister ", registration, " from a stopping loop", e);
-        }
-    }
-
-    private void deregister0(KQueueRegistration registration) {
-        if (destroyed) {
-            return;
-        }
-        int number = registration.fd.intValue();
-        if (registrationsByFd.get(number) == registration) {
-            registrationsByFd.remove(number);
-            // Even for a closed descriptor: libkqueue kept its filters (a kernel answers ENOENT).
-            deleteFilters(number, registration.ops);
-            registration.ops = KQueueIoOps.NONE;
-        }
-    }
-
-    void registrationEnded() {
-        REGISTRATIONS.decrementAndGet(this);
-    }
-
-    /** Closes every handle still registered, so their channels close while the loop still runs tasks. */
+    /** Deletes the filters even of a closed descriptor: libkqueue kept them (a kernel answers ENOENT). */
     @Override
-    public void prepareToDestroy() {
-        closeAll();
+    protected void remove(UnixRegistration registration) {
+        deleteFilters(registration.fd().intValue(), (KQueueIoOps) registration.ops());
     }
 
-    /** Closes every handle still registered, then the kqueue. */
     @Override
-    public void destroy() {
-        if (destroyed) {
-            return;
-        }
-        closeAll();
-        destroyed = true;
-        registrationsByFd.clear();
+    protected long bits(IoOps ops) {
+        return ((KQueueIoOps) ops).value();
+    }
+
+    /** Closes the kqueue. */
+    @Override
+    protected void closeDescriptors() {
         closeQuietly(kqueueFd);
     }
 
-    private void closeAll() {
-        if (destroyed || registrationsByFd.isEmpty()) {
-            return;
-        }
-        int[] numbers = registrationsByFd.keys();
-        for (int i = 0; i < numbers.length; i++) {
-            KQueueRegistration registration = registrationsByFd.get(numbers[i]);
-            if (registration == null) {
-                continue;
-            }
-            // Filters first: on libkqueue they would outlive the descriptor.
-            registration.cancel();
-            deregister0(registration);
-            closeQuietly(registration.handle);
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        if (closeable == null) {
-            return;
-        }
-        try {
-            closeable.close();
-        } catch (Throwable t) {
-            LOGGER.log(Level.WARNING, "Failed to close ", closeable, t);
-        }
-    }
-
-    @Override
-    public boolean isCompatible(Class<? extends IoHandle> handleType) {
-        return KQueueIoHandle.class.isAssignableFrom(handleType);
-    }
-
-    /** {@inheritDoc} Cancelled registrations and handles the handler closed are not counted. */
-    @Override
-    public int registrationCount() {
-        return registrations;
-    }
-
     /** The current length of the event array. Loop thread; for tests. */
-    int eventArrayLength() {
-        return events.length();
+    int currentEventArrayLength() {
+        return eventArrayLength();
     }
 
     /** How many wake-up user events the loop has collected. Loop thread; for tests. */
@@ -464,6 +341,6 @@ public final class KQueueIoHandler implements IoHandler {
 
     @Override
     public String toString() {
-        return "KQueueIoHandler(kq=" + kq + ", " + registrations + " registrations)";
+        return "KQueueIoHandler(kq=" + kq + ", " + registrationCount() + " registrations)";
     }
 }

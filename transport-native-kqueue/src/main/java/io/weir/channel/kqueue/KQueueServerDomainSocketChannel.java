@@ -1,15 +1,13 @@
 package io.weir.channel.kqueue;
 
 import io.weir.channel.Channel;
+import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.Socket;
-import java.io.IOException;
-import java.net.SocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.weir.channel.unix.internal.AbstractUnixServerChannel;
 
 /**
  * A listening Unix domain stream socket driven by a {@link KQueueIoHandler}; each accepted connection becomes a
@@ -19,9 +17,8 @@ import java.nio.file.Path;
  *
  * <p>Thread-safe as every {@link Channel}.
  */
-public final class KQueueServerDomainSocketChannel extends AbstractKQueueServerChannel {
-    // Event loop only: the file bind() created.
-    private Path boundPath;
+public final class KQueueServerDomainSocketChannel extends AbstractUnixServerChannel {
+    private final KQueueChannelConfig config;
 
     /**
      * A server channel on {@code eventLoop} whose connections go to {@code childGroup}'s loops.
@@ -32,8 +29,14 @@ public final class KQueueServerDomainSocketChannel extends AbstractKQueueServerC
      * @throws io.weir.channel.ChannelException if no socket could be opened
      */
     public KQueueServerDomainSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup) {
-        super(eventLoop, childGroup, KQueueDomainSocketChannel.openDomainSocket(), ChannelOption.SO_RCVBUF,
+        super(eventLoop, childGroup, KQueueChannelHandle.TRANSPORT.openDomainSocket(), KQueueChannelHandle.TRANSPORT);
+        config = new KQueueChannelConfig(this, DEFAULT_MAX_ACCEPTS_PER_READ, DEFAULT_BACKLOG, ChannelOption.SO_RCVBUF,
                 ChannelOption.SO_SNDBUF);
+    }
+
+    @Override
+    public ChannelConfig config() {
+        return config;
     }
 
     @Override
@@ -42,32 +45,7 @@ public final class KQueueServerDomainSocketChannel extends AbstractKQueueServerC
     }
 
     @Override
-    protected void doBind(SocketAddress localAddress) throws Exception {
-        super.doBind(localAddress);
-        if (localAddress instanceof DomainSocketAddress domain) {
-            boundPath = Path.of(domain.path());
-        }
-    }
-
-    @Override
-    protected void doClose() throws Exception {
-        try {
-            super.doClose();
-        } finally {
-            Path path = boundPath;
-            boundPath = null;
-            if (path != null) {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    logDebug("Failed to delete the socket file " + path, e);
-                }
-            }
-        }
-    }
-
-    @Override
-    Channel newChild(EventLoop loop, Socket accepted) {
+    protected Channel newChildChannel(EventLoop loop, Socket accepted) {
         return new KQueueDomainSocketChannel(this, loop, accepted);
     }
 }

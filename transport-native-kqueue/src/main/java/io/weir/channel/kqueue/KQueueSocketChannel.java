@@ -1,9 +1,13 @@
 package io.weir.channel.kqueue;
 
+import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelOption;
+import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.EventLoop;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.AbstractUnixStreamChannel;
+import io.weir.channel.unix.internal.UnixChannelConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -24,7 +28,8 @@ import java.net.InetSocketAddress;
  *
  * <p>Thread-safe as every {@link io.weir.channel.Channel}.
  */
-public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
+public final class KQueueSocketChannel extends AbstractUnixStreamChannel {
+    private final KQueueChannelConfig config;
 
     /**
      * An unconnected channel on {@code eventLoop}.
@@ -34,7 +39,7 @@ public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
      * @throws io.weir.channel.ChannelException if no socket could be opened
      */
     public KQueueSocketChannel(EventLoop eventLoop) {
-        this(null, eventLoop, openStreamSocket(), false);
+        this(null, eventLoop, KQueueChannelHandle.TRANSPORT.openStreamSocket(), false);
     }
 
     /** An accepted connection of {@code parent}. */
@@ -43,15 +48,22 @@ public final class KQueueSocketChannel extends AbstractKQueueStreamChannel {
     }
 
     private KQueueSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
-        super(parent, checkCompatible(eventLoop, socket), socket, active, ChannelOption.SO_KEEPALIVE,
-                ChannelOption.SO_SNDBUF, ChannelOption.SO_RCVBUF, ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER,
-                ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS, KQueueChannelOption.SO_REUSEPORT,
-                KQueueChannelOption.TCP_NOPUSH, KQueueChannelOption.SO_SNDLOWAT);
+        super(parent, eventLoop, socket, active, KQueueChannelHandle.TRANSPORT);
+        config = new KQueueChannelConfig(this, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
+                UnixChannelConfig.NO_BACKLOG, ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF,
+                ChannelOption.SO_RCVBUF, ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER, ChannelOption.TCP_NODELAY,
+                ChannelOption.IP_TOS, KQueueChannelOption.SO_REUSEPORT, KQueueChannelOption.TCP_NOPUSH,
+                KQueueChannelOption.SO_SNDLOWAT);
         try {
             socket.setTcpNoDelay(true);
         } catch (IOException e) {
             logDebug("Failed to turn TCP_NODELAY on for " + socket, e);
         }
+    }
+
+    @Override
+    public ChannelConfig config() {
+        return config;
     }
 
     @Override

@@ -394,7 +394,7 @@ class KQueueIoHandlerTest {
         KQueueSockets.write(b[0], "y");
         assertThat(first.nextEvent().isReadable()).isTrue();
         assertThat(second.nextEvent().isReadable()).isTrue();
-        assertThat(loop.submit(() -> handler.get().eventArrayLength()).get()).isGreaterThan(1);
+        assertThat(loop.submit(() -> handler.get().currentEventArrayLength()).get()).isGreaterThan(1);
     }
 
     @Test

@@ -71,7 +71,7 @@ final class KQueueSockets {
             if (res < 0) {
                 throw new AssertionError("kevent(EV_ADD): " + res);
             }
-            ByteBuffer event = ByteBuffer.allocateDirect(KQueueEventArray.EVENT_SIZE_BYTES);
+            ByteBuffer event = ByteBuffer.allocateDirect(Native.sizeofKEvent());
             int ready = Native.keventWait(kq, NativeBuffers.address(event), 1, TIMEOUT_NANOS);
             Native.keventChange(kq, fd.intValue(), filter, Native.EV_DELETE, 0);
             if (ready <= 0) {

@@ -17,16 +17,20 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The {@value #SLOTS} native slots of one event-loop thread through which a datagram, its peer or a multicast
- * membership cross JNI (layout in {@link DatagramSocketNative}). Plain {@link ByteBuffer} accesses: a slot is a
- * few words. The last peer decoded is remembered, so an echo answering one sender allocates no address per
- * datagram.
+ * The {@value #SLOTS} native slots of one event-loop thread through which datagrams, their peers and multicast
+ * memberships cross JNI (layout in {@link DatagramSocketNative}): one datagram per {@code recvmsg}/{@code sendmsg}
+ * uses slot 0, a batch of {@code recvmmsg}/{@code sendmmsg} (epoll) one slot per datagram, a source-specific
+ * membership slots 0 and 1. Plain {@link ByteBuffer} accesses, no Unsafe: a slot is a few words.
+ *
+ * <p>Datagram traffic tends to flow between few peers, so the last address decoded and the last one encoded
+ * are remembered: an echo answering its sender neither allocates an address per datagram nor copies the
+ * address bytes out of an {@link InetAddress} (whose {@code getAddress()} clones them) per send.
  *
  * <p>Event-loop thread only (one instance per thread, from {@link #current()}).
  */
 public final class DatagramSlots {
-    /** Slots per thread: a datagram uses slot 0, a source-specific membership slots 0 and 1. */
-    public static final int SLOTS = 2;
+    /** Slots per thread: the most datagrams one batched system call handles. */
+    public static final int SLOTS = 64;
 
     private static final FastThreadLocal<DatagramSlots> CURRENT = new FastThreadLocal<>() {
         @Override
@@ -35,15 +39,27 @@ public final class DatagramSlots {
         }
     };
 
-    // Freed by its cleaner when the thread's slots are dropped: 128 bytes per event-loop thread.
-    private final ByteBuffer memory = ByteBuffer.allocateDirect(SLOTS * SLOT_BYTES).order(ByteOrder.nativeOrder());
+    // Freed by its cleaner when the thread's slots are dropped: 4 KiB per event-loop thread.
+    private final ByteBuffer memory =
+            ByteBuffer.allocateDirect(SLOTS * SLOT_BYTES).order(ByteOrder.nativeOrder());
     private final long address = NativeBuffers.address(memory);
+    private final ByteBuffer encodeScratch = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
 
-    private final byte[] decodedBytes16 = new byte[16];
-    private final byte[] decodedBytes4 = new byte[4];
-    private InetSocketAddress decoded;
+    // The last peer decoded: its wire form and the InetSocketAddress handed out for it.
+    private long decodedHigh;
+    private long decodedLow;
     private int decodedScope;
+    private int decodedPort;
     private int decodedLength;
+    private InetSocketAddress decoded;
+
+    // The last InetSocketAddress encoded (by identity) and its wire form.
+    private InetSocketAddress encoded;
+    private long encodedHigh;
+    private long encodedLow;
+    private int encodedScope;
+    private int encodedPort;
+    private int encodedLength;
 
     private DatagramSlots() {
         if (address == 0) {
@@ -70,7 +86,7 @@ public final class DatagramSlots {
         memory.putInt(base + ADDRESS_LENGTH_OFFSET, 0);
     }
 
-    /** After a receive: the datagram's length (its real one, past the capacity, where the kernel reports it). */
+    /** After a receive: the datagram's real length (more than the buffer's capacity if truncated). */
     public int length(int i) {
         return memory.getInt(i * SLOT_BYTES + LENGTH_OFFSET);
     }
@@ -80,16 +96,31 @@ public final class DatagramSlots {
         return memory.getInt(i * SLOT_BYTES + FLAGS_OFFSET) != 0;
     }
 
-    /** Sets slot {@code i}'s peer; {@code peer} must be resolved. */
+    /** Sets slot {@code i}'s peer. */
     public void peer(int i, InetSocketAddress peer) {
+        if (peer != encoded) {
+            encode(peer);
+        }
+        int base = i * SLOT_BYTES;
+        memory.putLong(base + ADDRESS_OFFSET, encodedHigh);
+        memory.putLong(base + ADDRESS_OFFSET + 8, encodedLow);
+        memory.putInt(base + SCOPE_OFFSET, encodedScope);
+        memory.putInt(base + PORT_OFFSET, encodedPort);
+        memory.putInt(base + ADDRESS_LENGTH_OFFSET, encodedLength);
+    }
+
+    private void encode(InetSocketAddress peer) {
         InetAddress inet = peer.getAddress();
         byte[] bytes = inet.getAddress();
-        int base = i * SLOT_BYTES;
-        memory.putLong(base + ADDRESS_OFFSET, 0).putLong(base + ADDRESS_OFFSET + 8, 0);
-        memory.put(base + ADDRESS_OFFSET, bytes);
-        memory.putInt(base + SCOPE_OFFSET, inet instanceof Inet6Address v6 ? v6.getScopeId() : 0);
-        memory.putInt(base + PORT_OFFSET, peer.getPort());
-        memory.putInt(base + ADDRESS_LENGTH_OFFSET, bytes.length);
+        // Through a buffer of the native order, so that the longs hold the bytes as the C side copies them.
+        ByteBuffer wire = encodeScratch;
+        wire.putLong(0, 0).putLong(8, 0).put(0, bytes);
+        encodedHigh = wire.getLong(0);
+        encodedLow = wire.getLong(8);
+        encodedScope = inet instanceof Inet6Address v6 ? v6.getScopeId() : 0;
+        encodedPort = peer.getPort();
+        encodedLength = bytes.length;
+        encoded = peer;
     }
 
     /** After a receive: slot {@code i}'s peer, or {@code null} if the kernel gave none. */
@@ -99,13 +130,13 @@ public final class DatagramSlots {
         if (length != 4 && length != 16) {
             return null;
         }
+        long high = memory.getLong(base + ADDRESS_OFFSET);
+        long low = length == 16 ? memory.getLong(base + ADDRESS_OFFSET + 8) : 0;
         int scope = memory.getInt(base + SCOPE_OFFSET);
         int port = memory.getInt(base + PORT_OFFSET);
-        byte[] last = length == 16 ? decodedBytes16 : decodedBytes4;
-        InetSocketAddress cached = decoded;
-        if (cached != null && cached.getPort() == port && scope == decodedScope
-                && decodedLength == length && sameBytes(base, last, length)) {
-            return cached;
+        if (decoded != null && length == decodedLength && high == decodedHigh && low == decodedLow
+                && scope == decodedScope && port == decodedPort) {
+            return decoded;
         }
         byte[] bytes = new byte[length];
         memory.get(base + ADDRESS_OFFSET, bytes);
@@ -115,21 +146,15 @@ public final class DatagramSlots {
                     : InetAddress.getByAddress(bytes);
         } catch (UnknownHostException e) {
             // Only for a wrong length, excluded above.
-            throw new IllegalStateException("bad address length from recvmsg: " + length, e);
+            throw new IllegalStateException("bad address length from a receive: " + length, e);
         }
-        System.arraycopy(bytes, 0, last, 0, length);
+        InetSocketAddress peer = new InetSocketAddress(inet, port);
+        decodedHigh = high;
+        decodedLow = low;
         decodedScope = scope;
+        decodedPort = port;
         decodedLength = length;
-        decoded = new InetSocketAddress(inet, port);
-        return decoded;
-    }
-
-    private boolean sameBytes(int base, byte[] last, int length) {
-        for (int j = 0; j < length; j++) {
-            if (memory.get(base + ADDRESS_OFFSET + j) != last[j]) {
-                return false;
-            }
-        }
-        return true;
+        decoded = peer;
+        return peer;
     }
 }
