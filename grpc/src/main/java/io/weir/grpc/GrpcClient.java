@@ -269,7 +269,7 @@ public final class GrpcClient implements AutoCloseable {
 
     /** The server may not open streams on a gRPC connection (no push): whatever it sends on one is dropped. */
     @ChannelHandler.Sharable
-    private static final class RefusePushedStreams implements ChannelHandler {
+    static final class RefusePushedStreams implements ChannelHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ReferenceCountUtil.release(msg);

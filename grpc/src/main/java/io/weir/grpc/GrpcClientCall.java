@@ -215,7 +215,7 @@ public final class GrpcClientCall {
                     return;
                 }
                 try {
-                    framing.read(data.content(), message -> {
+                    framing.read(data.content(), (message, compressed) -> {
                         if (done) {
                             message.release();
                         } else {
@@ -282,7 +282,7 @@ public final class GrpcClientCall {
     }
 
     /** doc/PROTOCOL-HTTP2.md, "Errors": the status a RST_STREAM code means to the client. */
-    private static GrpcStatus statusOf(Http2Error error) {
+    static GrpcStatus statusOf(Http2Error error) {
         if (error == null) {
             return GrpcStatus.INTERNAL;
         }
@@ -296,7 +296,7 @@ public final class GrpcClientCall {
     }
 
     /** doc/http-grpc-status-mapping.md: the status an HTTP status without {@code grpc-status} means. */
-    private static GrpcStatus statusOfHttp(CharSequence status) {
+    static GrpcStatus statusOfHttp(CharSequence status) {
         if (status == null) {
             return GrpcStatus.INTERNAL;
         }

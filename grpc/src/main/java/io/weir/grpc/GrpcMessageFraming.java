@@ -12,8 +12,9 @@ import io.weir.buffer.ByteBufAllocator;
  * | Flag (0 or 1) |                                                               | ...
  * +---------------+---------------+---------------+---------------+---------------+---- - -
  * </pre>
- * {@link #read} cuts the DATA of a stream into messages; {@link #frame} prefixes an outgoing message. Only the
- * identity encoding exists here, so a Compressed-Flag of 1 is refused. A message is handed on as a slice of the DATA
+ * {@link #read} cuts the DATA of a stream into messages; {@link #frame} prefixes an outgoing message. A
+ * Compressed-Flag of 1 is refused unless the call named a {@code grpc-encoding} (then the sink is told, and
+ * decompresses), any other flag always. A message is handed on as a slice of the DATA
  * it arrived in when it fits in one frame, and otherwise assembled in a buffer that grows with the bytes received
  * (never to the declared length up front: a peer that declares 4 MiB and sends nothing costs nothing).
  *
@@ -25,11 +26,13 @@ final class GrpcMessageFraming {
 
     /** Receives each message read; owns (and releases) the buffer it is given. */
     interface Sink {
-        void onMessage(ByteBuf message);
+        /** {@code message} as it came; {@code compressed} when its Compressed-Flag was 1. */
+        void onMessage(ByteBuf message, boolean compressed);
     }
 
     private final ByteBufAllocator alloc;
     private final int maxMessageBytes;
+    private final boolean compressionAllowed;
     private long header;
     private int headerBytes;
     private int length;
@@ -40,8 +43,17 @@ final class GrpcMessageFraming {
      * @param maxMessageBytes the largest Message-Length accepted
      */
     GrpcMessageFraming(ByteBufAllocator alloc, int maxMessageBytes) {
+        this(alloc, maxMessageBytes, false);
+    }
+
+    /**
+     * @param maxMessageBytes the largest Message-Length accepted (of the message as sent, compressed or not)
+     * @param compressionAllowed whether the call named a {@code grpc-encoding}, so that Compressed-Flag 1 is valid
+     */
+    GrpcMessageFraming(ByteBufAllocator alloc, int maxMessageBytes, boolean compressionAllowed) {
         this.alloc = alloc;
         this.maxMessageBytes = maxMessageBytes;
+        this.compressionAllowed = compressionAllowed;
     }
 
     /**
@@ -89,7 +101,7 @@ final class GrpcMessageFraming {
     private void startMessage() throws GrpcException {
         int flag = (int) (header >>> 32) & 0xFF;
         long declared = header & 0xFFFFFFFFL;
-        if (flag != 0) {
+        if (flag != 0 && (flag != 1 || !compressionAllowed)) {
             stopped = true;
             // gRPC over HTTP/2: without a grpc-encoding (identity) the Compressed-Flag must be 0.
             throw new GrpcException(GrpcStatus.INTERNAL, flag == 1
@@ -105,9 +117,10 @@ final class GrpcMessageFraming {
     }
 
     private void complete(Sink sink, ByteBuf m) {
+        boolean compressed = (header >>> 32 & 0xFF) == 1;
         headerBytes = 0;
         header = 0;
-        sink.onMessage(m);
+        sink.onMessage(m, compressed);
     }
 
     /** Whether no message is partly read: what a sender must leave behind when it ends its side. */

@@ -20,6 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * (DEADLINE_EXCEEDED, then RST_STREAM NO_ERROR if the client is still sending), the client's RST_STREAM seen as a
  * cancel, UNIMPLEMENTED for an unknown method, and errors as trailers-only responses.
  *
+ * <p>grpc-java's generated services are served here too, through {@link #services}: their calls get
+ * {@link io.grpc.ServerCall}s with the settings of {@link GrpcServices} (compression, flow control by
+ * {@code request(n)}, the call's {@code Context}) instead of the raw handling above.
+ *
  * <p>Thread-safe: register methods before serving (a method registered later serves the streams opened after).
  */
 public final class GrpcRoute {
@@ -59,6 +63,30 @@ public final class GrpcRoute {
 
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private volatile int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE_BYTES;
+    private volatile GrpcServices services;
+
+    /**
+     * Serves grpc-java's {@code services} on this route too, each call as an {@link io.grpc.ServerCall} with the
+     * settings given there (a raw method registered here under the same name wins). Replaces services set before;
+     * returns this.
+     */
+    public GrpcRoute services(GrpcServices services) {
+        this.services = Objects.requireNonNull(services, "services");
+        return this;
+    }
+
+    /**
+     * The handler of a call {@code path} names when grpc-java's services serve it (and no raw method does), or
+     * null.
+     */
+    ChannelHandler serviceCall(String path) {
+        GrpcServices s = services;
+        if (s == null || methods.containsKey(path)) {
+            return null;
+        }
+        io.grpc.ServerMethodDefinition<?, ?> method = s.method(path);
+        return method == null ? null : new ServerCallStream<>(s, method);
+    }
 
     /** Registers a unary method; returns this. */
     public GrpcRoute unary(String fullMethodName, UnaryMethod method) {

@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * One gRPC call on one HTTP/2 stream's child channel, server side (gRPC over HTTP/2, grpc/grpc
  * {@code doc/PROTOCOL-HTTP2.md}). The first HEADERS frame decides: a request that is not {@code application/grpc}
- * is handed to the HTTP handlers and this handler leaves the pipeline; otherwise the request is checked (method
- * POST, identity encoding, a valid {@code grpc-timeout}, a known path) and the method started, its DATA cut into
- * messages for the method's listener, and the method's answer written as HEADERS, DATA and trailers.
+ * is handed to the HTTP handlers and this handler leaves the pipeline; a call of a grpc-java service mounted with
+ * {@link GrpcRoute#services} is handed to its {@link ServerCallStream} the same way; otherwise the request is
+ * checked (method POST, identity encoding, a valid {@code grpc-timeout}, a known path) and the method started, its
+ * DATA cut into messages for the method's listener, and the method's answer written as HEADERS, DATA and trailers.
  *
  * <p>Only called on the stream's event loop, except the {@link GrpcServerCall} methods, which hop onto it.
  */
@@ -102,6 +103,14 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (state == STARTING) {
             if (msg instanceof Http2HeadersFrame headers && isGrpc(headers.headers())) {
+                CharSequence p = headers.headers().path();
+                ChannelHandler serviceCall = p == null ? null : route.serviceCall(p.toString());
+                if (serviceCall != null) {
+                    // A grpc-java service's method: its ServerCall takes the stream from the HEADERS frame on.
+                    ctx.pipeline().replace(this, null, serviceCall);
+                    ctx.pipeline().fireChannelRead(msg);
+                    return;
+                }
                 inRead = true;
                 start(headers);
             } else {
@@ -256,7 +265,7 @@ final class GrpcServerStream implements ChannelHandler, GrpcServerCall, GrpcMess
     }
 
     @Override
-    public void onMessage(ByteBuf message) {
+    public void onMessage(ByteBuf message, boolean compressed) {
         if (state != OPEN) {
             message.release();
             return;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class GrpcMessageFramingTest {
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
     private final List<byte[]> read = new ArrayList<>();
-    private final GrpcMessageFraming.Sink sink = m -> {
+    private final GrpcMessageFraming.Sink sink = (m, compressed) -> {
         read.add(ByteBufUtil.getBytes(m));
         m.release();
     };

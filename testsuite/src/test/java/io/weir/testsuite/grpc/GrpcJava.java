@@ -1,13 +1,20 @@
 package io.weir.testsuite.grpc;
 
+import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
 import io.weir.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.weir.grpc.EchoService;
+import io.weir.server.HttpServer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +56,18 @@ final class GrpcJava {
     static MethodDescriptor<byte[], byte[]> method(String name, MethodType type) {
         return MethodDescriptor.<byte[], byte[]>newBuilder().setType(type).setFullMethodName(name)
                 .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+    }
+
+    /**
+     * grpc-java's Netty client over TLS (trusting any certificate, authority {@code localhost}) to {@code server}'s
+     * HTTPS port, started here: ALPN picks h2.
+     */
+    static ManagedChannel tlsChannelTo(HttpServer server) throws Exception {
+        InetSocketAddress tls = (InetSocketAddress) server.startTls(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
+        return NettyChannelBuilder.forAddress(tls.getHostString(), tls.getPort())
+                .sslContext(GrpcSslContexts.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE).build())
+                .overrideAuthority("localhost").build();
     }
 
     /** The transports the Weir side runs on: NIO, and epoll where it loads. */

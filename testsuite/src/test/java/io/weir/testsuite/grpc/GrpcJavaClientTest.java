@@ -8,9 +8,7 @@ import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.weir.buffer.ByteBuf;
@@ -27,7 +25,6 @@ import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -121,7 +118,7 @@ class GrpcJavaClientTest {
     @MethodSource("io.weir.testsuite.grpc.GrpcJava#transports")
     void clientStreamingCallJoinsTheRequests(String transport) throws Exception {
         try (WeirServer s = new WeirServer(transport)) {
-            Observed answer = new Observed();
+            Collected<byte[]> answer = new Collected<>();
             StreamObserver<byte[]> requests = ClientCalls.asyncClientStreamingCall(
                     s.channel.newCall(GrpcJava.CLIENT_STREAM, options()), answer);
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
@@ -133,7 +130,7 @@ class GrpcJavaClientTest {
             requests.onCompleted();
             assertThat(answer.done.get(30, TimeUnit.SECONDS)).isNull();
             assertThat(answer.messages).hasSize(1);
-            assertThat(answer.messages.get(0)).isEqualTo(expected.toByteArray());
+            assertThat(answer.next()).isEqualTo(expected.toByteArray());
         }
     }
 
@@ -141,7 +138,7 @@ class GrpcJavaClientTest {
     @MethodSource("io.weir.testsuite.grpc.GrpcJava#transports")
     void bidiCallEchoesEachMessage(String transport) throws Exception {
         try (WeirServer s = new WeirServer(transport)) {
-            Observed answers = new Observed();
+            Collected<byte[]> answers = new Collected<>();
             StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(
                     s.channel.newCall(GrpcJava.BIDI, options()), answers);
             List<byte[]> sent = new ArrayList<>();
@@ -154,7 +151,7 @@ class GrpcJavaClientTest {
             assertThat(answers.done.get(30, TimeUnit.SECONDS)).isNull();
             assertThat(answers.messages).hasSize(200);
             for (int i = 0; i < 200; i++) {
-                assertThat(answers.messages.get(i)).isEqualTo(sent.get(i));
+                assertThat(answers.next()).isEqualTo(sent.get(i));
             }
         }
     }
@@ -180,7 +177,7 @@ class GrpcJavaClientTest {
     void clientCancelReachesTheServer(String transport) throws Exception {
         try (WeirServer s = new WeirServer(transport)) {
             ClientCall<byte[], byte[]> call = s.channel.newCall(GrpcJava.HANG_BIDI, options());
-            Observed answers = new Observed();
+            Collected<byte[]> answers = new Collected<>();
             StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(call, answers);
             requests.onNext(new byte[] {42});
             assertThat(s.hangReceived.await(30, TimeUnit.SECONDS)).isTrue();
@@ -250,12 +247,7 @@ class GrpcJavaClientTest {
     void callsOverTlsWithAlpnH2(String transport) throws Exception {
         try (WeirServer s = new WeirServer(transport)) {
             // The example's HTTPS port: ALPN picks h2, and the same gRPC route serves behind TLS.
-            InetSocketAddress tls = (InetSocketAddress) s.server.startTls(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
-            ManagedChannel channel = NettyChannelBuilder.forAddress(tls.getHostString(), tls.getPort())
-                    .sslContext(GrpcSslContexts.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
-                            .build())
-                    .overrideAuthority("localhost").build();
+            ManagedChannel channel = GrpcJava.tlsChannelTo(s.server);
             try {
                 byte[] request = GrpcJava.pattern(100_000);
                 assertThat(ClientCalls.blockingUnaryCall(channel, GrpcJava.UNARY, options(), request))
@@ -271,27 +263,6 @@ class GrpcJavaClientTest {
             } finally {
                 channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
             }
-        }
-    }
-
-    /** Collects a call's answers; {@link #done} completes with null on success, the error otherwise. */
-    static final class Observed implements StreamObserver<byte[]> {
-        final List<byte[]> messages = java.util.Collections.synchronizedList(new ArrayList<>());
-        final CompletableFuture<Throwable> done = new CompletableFuture<>();
-
-        @Override
-        public void onNext(byte[] value) {
-            messages.add(Arrays.copyOf(value, value.length));
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            done.complete(t);
-        }
-
-        @Override
-        public void onCompleted() {
-            done.complete(null);
         }
     }
 }

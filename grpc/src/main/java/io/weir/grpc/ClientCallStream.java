@@ -1,0 +1,622 @@
+package io.weir.grpc;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.Compressor;
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.Decompressor;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.weir.buffer.ByteBuf;
+import io.weir.buffer.ByteBufAllocator;
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.EventLoop;
+import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2Error;
+import io.weir.handler.codec.http2.Http2Headers;
+import io.weir.handler.codec.http2.Http2HeadersFrame;
+import io.weir.handler.codec.http2.Http2ResetFrame;
+import io.weir.handler.codec.http2.Http2StreamChannel;
+import io.weir.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.weir.util.AsciiString;
+import io.weir.util.ReferenceCountUtil;
+import io.weir.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One call of a {@link WeirGrpcChannel}: the {@link ClientCall} a stub drives, and the handler of its HTTP/2
+ * stream's child channel.
+ *
+ * <p><b>Threads.</b> The caller uses the {@code ClientCall} methods from its thread (one at a time, as grpc-java
+ * requires): they serialize there and hand the bytes to the connection's event loop, where the stream is written
+ * and read. The listener's callbacks run on the call's executor, one at a time and in order ({@link CallEventQueue}).
+ *
+ * <p><b>Flow control.</b> The response is read only while no received message waits for {@link #request}: a slow
+ * listener leaves the server's DATA unacknowledged and the server stops at the window. {@link #isReady()} follows
+ * the stream's writability. An OK status is delivered after the messages before it were asked for; another status
+ * at once, dropping them.
+ */
+final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
+        implements ChannelHandler {
+    private static final AsciiString TE = AsciiString.cached("te");
+    private static final AsciiString TRAILERS = AsciiString.cached("trailers");
+    private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
+    private static final AsciiString WEIR_GRPC = AsciiString.cached("weir-grpc");
+    private static final AsciiString POST = AsciiString.cached("POST");
+    private static final AsciiString STATUS_200 = AsciiString.cached("200");
+    private static final Object READY = new Object();
+
+    /** The call's end, as the listener hears it. */
+    private record Closed(Status status, Metadata trailers) {
+    }
+
+    private final WeirGrpcChannel channel;
+    private final MethodDescriptor<ReqT, RespT> method;
+    private final CallOptions options;
+    private final EventLoop loop;
+    private final CallEventQueue events;
+    private final AtomicLong bytesInFlight = new AtomicLong();
+
+    // ---- the caller's thread
+    private boolean started;
+    private boolean halfClosed;
+    private Compressor compressor;
+    private boolean messageCompression = true;
+    private Context context;
+    private Deadline deadline;
+    private final Context.CancellationListener contextCancelled = this::contextCancelled;
+
+    // ---- event loop only
+    private WeirGrpcChannel.Connection connection;
+    private ChannelHandlerContext ctx;
+    private Http2Headers requestHeaders;
+    private final ArrayDeque<ByteBuf> unsent = new ArrayDeque<>(2);
+    private boolean halfClosePending;
+    private boolean done;
+    private boolean responseHeadersSeen;
+    private Decompressor decompressor;
+    private final ReceivedMessages received;
+    private Closed pendingClose;
+    private ScheduledFuture<?> deadlineTimer;
+    private boolean inRead;
+    private boolean flushPending;
+
+    // ---- the listener's thread
+    private Listener<RespT> listener;
+    private Status failure;
+
+    private volatile Http2StreamChannel stream;
+
+    ClientCallStream(WeirGrpcChannel channel, MethodDescriptor<ReqT, RespT> method, CallOptions options) {
+        this.channel = channel;
+        this.method = method;
+        this.options = options;
+        this.loop = channel.loop();
+        this.received = new ReceivedMessages(loop, this::deliver);
+        this.events = new CallEventQueue(options.getExecutor() != null ? options.getExecutor() : channel.executor(),
+                this::handle);
+    }
+
+    // ================================================================ ClientCall (the caller's thread)
+
+    @Override
+    public void start(Listener<RespT> responseListener, Metadata headers) {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        started = true;
+        listener = java.util.Objects.requireNonNull(responseListener, "responseListener");
+        context = Context.current();
+        deadline = earlier(options.getDeadline(), context.getDeadline());
+        Http2Headers h = new Http2Headers(12, true).method(POST).scheme(channel.scheme())
+                .path("/" + method.getFullMethodName())
+                .authority(options.getAuthority() != null ? options.getAuthority() : channel.authority());
+        h.add(GrpcServerStream.CONTENT_TYPE, GrpcServerStream.APPLICATION_GRPC);
+        h.add(TE, TRAILERS);
+        h.add(USER_AGENT, WEIR_GRPC);
+        if (!channel.acceptEncoding().isEmpty()) {
+            h.add(GrpcServerStream.GRPC_ACCEPT_ENCODING, channel.acceptEncoding());
+        }
+        String compressorName = options.getCompressor();
+        Status failed = null;
+        if (compressorName != null && !compressorName.equals("identity")) {
+            compressor = channel.compressors().lookupCompressor(compressorName);
+            if (compressor == null) {
+                failed = Status.INTERNAL.withDescription("no compressor named " + compressorName);
+            } else {
+                h.add(GrpcServerStream.GRPC_ENCODING, compressorName);
+            }
+        }
+        long timeoutNanos = Long.MAX_VALUE;
+        if (deadline != null) {
+            timeoutNanos = Math.max(0, deadline.timeRemaining(TimeUnit.NANOSECONDS));
+            h.add(GrpcServerStream.GRPC_TIMEOUT, GrpcTimeout.format(timeoutNanos));
+        }
+        try {
+            GrpcMetadataCodec.addTo(headers, h);
+        } catch (IllegalArgumentException e) {
+            failed = Status.INTERNAL.withDescription("headers HTTP/2 cannot carry: " + e.getMessage());
+        }
+        Status startFailure = failed;
+        long nanos = timeoutNanos;
+        if (startFailure == null) {
+            // The caller's context ends the call when it is cancelled (grpc-java's rule).
+            context.addListener(contextCancelled, Runnable::run);
+        }
+        Runnable task = () -> startOnLoop(h, nanos, startFailure);
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            loop.execute(task);
+        }
+    }
+
+    private static Deadline earlier(Deadline a, Deadline b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : a.minimum(b);
+    }
+
+    @Override
+    public void request(int numMessages) {
+        received.request(numMessages);
+    }
+
+    @Override
+    public void cancel(String message, Throwable cause) {
+        if (message == null && cause == null) {
+            message = "cancelled by the caller";
+        }
+        Status status = Status.CANCELLED.withDescription(message).withCause(cause);
+        if (loop.inEventLoop()) {
+            finish(status);
+        } else {
+            loop.execute(() -> finish(status));
+        }
+    }
+
+    @Override
+    public void halfClose() {
+        if (!started || halfClosed) {
+            throw new IllegalStateException(started ? "already half-closed" : "not started");
+        }
+        halfClosed = true;
+        if (loop.inEventLoop()) {
+            halfCloseOnLoop();
+        } else {
+            loop.execute(this::halfCloseOnLoop);
+        }
+    }
+
+    @Override
+    public void sendMessage(ReqT message) {
+        if (!started || halfClosed) {
+            throw new IllegalStateException(started ? "already half-closed" : "not started");
+        }
+        ByteBuf framed;
+        try {
+            framed = GrpcMessageCodec.encode(ByteBufAllocator.DEFAULT, method.streamRequest(message),
+                    messageCompression ? compressor : null, maxOutbound());
+        } catch (ByteBufMessageOutputStream.MessageTooLargeException e) {
+            cancel("request message larger than " + maxOutbound() + " bytes", null);
+            return;
+        } catch (IOException | RuntimeException e) {
+            cancel("request message not serialized", e);
+            return;
+        }
+        if (loop.inEventLoop()) {
+            send(framed);
+        } else {
+            int size = framed.readableBytes();
+            bytesInFlight.addAndGet(size);
+            loop.execute(() -> {
+                send(framed);
+                bytesInFlight.addAndGet(-size);
+            });
+        }
+    }
+
+    private int maxOutbound() {
+        Integer max = options.getMaxOutboundMessageSize();
+        return max == null ? Integer.MAX_VALUE : max;
+    }
+
+    @Override
+    public boolean isReady() {
+        Http2StreamChannel s = stream;
+        return s != null && s.isWritable() && bytesInFlight.get() < ServerCallStream.DEFAULT_ON_READY_THRESHOLD_BYTES;
+    }
+
+    @Override
+    public void setMessageCompression(boolean enabled) {
+        messageCompression = enabled;
+    }
+
+    private void contextCancelled(Context c) {
+        Throwable cause = c.cancellationCause();
+        Status status = cause instanceof java.util.concurrent.TimeoutException
+                ? Status.DEADLINE_EXCEEDED.withDescription("the caller's context deadline passed")
+                : Status.CANCELLED.withDescription("the caller's context was cancelled").withCause(cause);
+        loop.execute(() -> finish(status));
+    }
+
+    // ================================================================ the stream (event loop)
+
+    /** @param timeoutNanos the time left before the deadline; {@link Long#MAX_VALUE} for none */
+    private void startOnLoop(Http2Headers headers, long timeoutNanos, Status failed) {
+        if (done) {
+            // Cancelled before it started: the listener, set only now, still hears the end (grpc-java's rule).
+            dispatch(new Closed(Status.CANCELLED.withDescription("cancelled before the call started"),
+                    new Metadata()));
+            return;
+        }
+        if (failed != null) {
+            finish(failed);
+            return;
+        }
+        if (timeoutNanos != Long.MAX_VALUE) {
+            if (timeoutNanos == 0) {
+                finish(Status.DEADLINE_EXCEEDED.withDescription("deadline passed before the call started"));
+                return;
+            }
+            deadlineTimer = loop.schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        requestHeaders = headers;
+        channel.enqueue(this);
+    }
+
+    /** Opens the call's stream on {@code c} (event loop); false if the call ended while it waited. */
+    boolean open(WeirGrpcChannel.Connection c) {
+        if (done) {
+            return false;
+        }
+        connection = c;
+        new Http2StreamChannelBootstrap(c.channel).handler(this).open().addListener(f -> {
+            if (!f.isSuccess()) {
+                c.streamReleased();
+                finish(Status.UNAVAILABLE.withDescription("could not open a stream").withCause(f.cause()));
+                return;
+            }
+            Http2StreamChannel s = (Http2StreamChannel) f.getNow();
+            // The codec has retired the stream by the time its child's close is seen: the slot is free.
+            s.closeFuture().addListener(closed -> c.streamReleased());
+            opened(s);
+        });
+        return true;
+    }
+
+    private void opened(Http2StreamChannel s) {
+        if (done) {
+            s.close();
+            return;
+        }
+        stream = s;
+        boolean endNow = halfClosePending && unsent.isEmpty();
+        s.write(new Http2HeadersFrame(requestHeaders, endNow)).addListener(f -> {
+            if (!f.isSuccess()) {
+                // The connection could not take another stream (its limit, GOAWAY, closed).
+                finish(Status.UNAVAILABLE.withDescription("request headers not sent").withCause(f.cause()));
+            }
+        });
+        ByteBuf message;
+        while ((message = unsent.pollFirst()) != null) {
+            s.write(new Http2DataFrame(message, halfClosePending && unsent.isEmpty()), s.voidPromise());
+        }
+        s.flush();
+        readIfWanted();
+        if (s.isWritable()) {
+            dispatch(READY);
+        }
+    }
+
+    private void send(ByteBuf framed) {
+        if (done) {
+            framed.release();
+        } else if (stream == null) {
+            unsent.addLast(framed);
+        } else {
+            stream.write(new Http2DataFrame(framed, false), stream.voidPromise());
+            flush();
+        }
+    }
+
+    private void halfCloseOnLoop() {
+        if (done) {
+            return;
+        }
+        if (stream == null) {
+            halfClosePending = true;
+        } else {
+            stream.write(new Http2DataFrame(Unpooled.EMPTY_BUFFER, true), stream.voidPromise());
+            flush();
+        }
+    }
+
+    private void flush() {
+        if (inRead || events.isDraining()) {
+            flushPending = true;
+        } else {
+            stream.flush();
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        ctx.channel().config().setAutoRead(false);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        // After an OK end the stream may close before the listener asked for every message: those stay queued for
+        // it (finish releases them if the call is cancelled instead).
+        if (done) {
+            releaseReceived();
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        inRead = true;
+        if (done) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof Http2HeadersFrame frame) {
+            if (!responseHeadersSeen) {
+                responseHeadersSeen = true;
+                if (frame.endStream()) {
+                    trailers(frame.headers(), true);
+                } else {
+                    responseHeaders(frame.headers());
+                }
+            } else if (frame.endStream()) {
+                trailers(frame.headers(), false);
+            }
+        } else if (msg instanceof Http2DataFrame data) {
+            boolean end = data.endStream();
+            if (!responseHeadersSeen) {
+                data.release();
+                finish(Status.INTERNAL.withDescription("DATA before the response headers"));
+                return;
+            }
+            Status refused = received.read(data.content());
+            if (refused != null) {
+                finish(refused);
+                return;
+            }
+            if (end) {
+                finish(Status.INTERNAL.withDescription("the response ended without trailers"));
+                return;
+            }
+            deliver();
+        } else if (msg instanceof Http2ResetFrame reset) {
+            Http2Error error = reset.error();
+            finish(Status.fromCodeValue(GrpcClientCall.statusOf(error).code())
+                    .withDescription("the server reset the stream: " + (error != null ? error : reset.errorCode())));
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void responseHeaders(Http2Headers headers) {
+        if (!AsciiString.contentEquals(STATUS_200, headers.status())
+                || !GrpcServerStream.isGrpc(headers)) {
+            finish(Status.fromCodeValue(GrpcClientCall.statusOfHttp(headers.status()).code())
+                    .withDescription("not a gRPC response: HTTP " + headers.status() + ", content-type "
+                            + headers.get(GrpcServerStream.CONTENT_TYPE)));
+            return;
+        }
+        CharSequence encoding = headers.get(GrpcServerStream.GRPC_ENCODING);
+        if (encoding != null && !AsciiString.contentEquals(GrpcServerStream.IDENTITY, encoding)) {
+            decompressor = channel.decompressors().lookupDecompressor(encoding.toString());
+            if (decompressor == null) {
+                finish(Status.INTERNAL.withDescription("response grpc-encoding " + encoding + " is not supported"));
+                return;
+            }
+        }
+        Metadata metadata;
+        try {
+            metadata = GrpcMetadataCodec.toMetadata(headers);
+        } catch (IllegalArgumentException e) {
+            finish(Status.INTERNAL.withDescription("malformed binary metadata: " + e.getMessage()));
+            return;
+        }
+        received.start(ctx.alloc(), channel.maxInboundMessageSize(), decompressor != null);
+        dispatch(metadata);
+    }
+
+    /** The call's end from the server: trailers, or a trailers-only response. */
+    private void trailers(Http2Headers headers, boolean trailersOnly) {
+        CharSequence code = headers.get(GrpcServerStream.GRPC_STATUS);
+        Status status;
+        if (code == null) {
+            // doc/http-grpc-status-mapping.md: no grpc-status, the HTTP status decides.
+            status = Status.fromCodeValue((trailersOnly ? GrpcClientCall.statusOfHttp(headers.status())
+                    : GrpcStatus.INTERNAL).code()).withDescription("no grpc-status in the response");
+        } else {
+            status = Status.fromCodeValue(GrpcStatus.parse(code).code());
+            CharSequence message = headers.get(GrpcServerStream.GRPC_MESSAGE);
+            if (message != null) {
+                status = status.withDescription(GrpcStatusMessage.decode(message));
+            }
+        }
+        Metadata trailers;
+        try {
+            trailers = GrpcMetadataCodec.toMetadata(headers);
+        } catch (IllegalArgumentException e) {
+            trailers = new Metadata();
+        }
+        stopDeadline();
+        Closed end = new Closed(status, trailers);
+        if (status.isOk() && !received.isIdle()) {
+            finish(Status.INTERNAL.withDescription("the response ended inside a message"));
+        } else if (status.isOk()) {
+            pendingClose = end;
+            deliver();
+        } else {
+            done = true;
+            releaseReceived();
+            dispatch(end);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        inRead = false;
+        if (flushPending) {
+            flushPending = false;
+            ctx.flush();
+        }
+        readIfWanted();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (pendingClose == null) {
+            finish(Status.UNAVAILABLE.withDescription("the stream closed before the response ended"));
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!done && ctx.channel().isWritable()) {
+            dispatch(READY);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        finish(Status.INTERNAL.withDescription("stream failed").withCause(cause));
+    }
+
+    private void deliver() {
+        Object message;
+        while (!done && (message = received.next()) != null) {
+            dispatch(message);
+        }
+        if (!done && pendingClose != null && received.isEmpty()) {
+            done = true;
+            dispatch(pendingClose);
+            return;
+        }
+        readIfWanted();
+    }
+
+    private void readIfWanted() {
+        if (!done && ctx != null && received.isEmpty() && ctx.channel().isActive()) {
+            ctx.read();
+        }
+    }
+
+    private void deadlineExceeded() {
+        deadlineTimer = null;
+        finish(Status.DEADLINE_EXCEEDED.withDescription("deadline exceeded"));
+    }
+
+    /** Ends the call here with {@code status}: the stream, if open, is reset (RST_STREAM CANCEL). */
+    void finish(Status status) {
+        if (done) {
+            return;
+        }
+        done = true;
+        stopDeadline();
+        releaseReceived();
+        ByteBuf m;
+        while ((m = unsent.pollFirst()) != null) {
+            m.release();
+        }
+        Http2StreamChannel s = stream;
+        if (s != null && s.isActive()) {
+            // A child closed before its stream ended resets it with CANCEL.
+            s.close();
+        }
+        dispatch(new Closed(status, new Metadata()));
+    }
+
+    /** The connection could not give the call a stream. */
+    void failToStart(Status status) {
+        finish(status);
+    }
+
+    private void stopDeadline() {
+        if (deadlineTimer != null) {
+            deadlineTimer.cancel(false);
+            deadlineTimer = null;
+        }
+    }
+
+    private void releaseReceived() {
+        received.release();
+    }
+
+    // ================================================================ the listener's events
+
+    private void dispatch(Object event) {
+        if (!events.add(event, ReceivedMessages::releaseEvent)) {
+            done = true;
+        }
+        if (!inRead && !events.isDraining() && flushPending && stream != null) {
+            flushPending = false;
+            stream.flush();
+        }
+    }
+
+    private void handle(Object event) {
+        Listener<RespT> l = listener;
+        if (l == null) {
+            ReceivedMessages.releaseEvent(event);
+            return;
+        }
+        try {
+            if (event instanceof Closed closed) {
+                listener = null;
+                context.removeListener(contextCancelled);
+                Status status = failure != null ? failure : closed.status();
+                if (status.getCode() == Status.Code.CANCELLED && deadline != null && deadline.isExpired()) {
+                    // The server's reset at the deadline may come before our own timer: it is the deadline still.
+                    status = Status.DEADLINE_EXCEEDED.withDescription("deadline exceeded (" + status.getDescription()
+                            + ")");
+                }
+                l.onClose(status, closed.trailers());
+            } else if (failure != null) {
+                ReceivedMessages.releaseEvent(event);
+            } else if (event instanceof Metadata headers) {
+                l.onHeaders(headers);
+            } else if (event == READY) {
+                l.onReady();
+            } else {
+                RespT response;
+                try {
+                    response = ReceivedMessages.parse(event, method.getResponseMarshaller(), ctx.alloc(),
+                            decompressor, channel.maxInboundMessageSize());
+                } catch (StatusRuntimeException e) {
+                    fail(e.getStatus());
+                    return;
+                }
+                l.onMessage(response);
+            }
+        } catch (Throwable t) {
+            fail(Status.CANCELLED.withDescription("the listener failed").withCause(t));
+        }
+    }
+
+    /** The response could not be read, or the listener threw: the call is cancelled with {@code status}. */
+    private void fail(Status status) {
+        if (failure == null) {
+            failure = status;
+            loop.execute(() -> finish(status));
+        }
+    }
+}

@@ -1,0 +1,451 @@
+package io.weir.grpc;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.CompressorRegistry;
+import io.grpc.DecompressorRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.weir.bootstrap.Bootstrap;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.EventLoop;
+import io.weir.channel.EventLoopGroup;
+import io.weir.channel.MultiThreadIoEventLoopGroup;
+import io.weir.channel.nio.NioIoHandler;
+import io.weir.channel.nio.NioSocketChannel;
+import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
+import io.weir.handler.codec.http2.Http2GoAwayFrame;
+import io.weir.handler.codec.http2.Http2MultiplexHandler;
+import io.weir.handler.codec.http2.Http2Settings;
+import io.weir.handler.codec.http2.Http2SettingsFrame;
+import io.weir.handler.ssl.SslContext;
+import io.weir.util.AsciiString;
+import io.weir.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A gRPC channel to one {@code host:port} on Weir's HTTP/2, for grpc-java's generated stubs (blocking, async and
+ * future): {@code SimpleServiceGrpc.newBlockingStub(WeirGrpcChannel.forAddress(host, port).build())}. Plaintext h2c
+ * by prior knowledge, or TLS with ALPN {@code h2} ({@link Builder#tls}).
+ *
+ * <p>One connection at a time, opened by the first call; calls beyond the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS wait for a stream, in order. After the server's GOAWAY the calls in flight finish
+ * on the old connection and new calls open a new one; a connection that closes fails its waiting calls with
+ * UNAVAILABLE. A call's deadline (the earlier of its {@link CallOptions} and its {@link io.grpc.Context}) goes to
+ * the server as {@code grpc-timeout} and is enforced here too; a cancel (the call's, or its context's) resets the
+ * stream (RST_STREAM CANCEL). Response messages are read as the call's {@code request(n)} asks, so a slow listener
+ * stops the server at the HTTP/2 window.
+ *
+ * <p>Listeners run on the call's {@link CallOptions#getExecutor()} (the blocking stubs set one), else on
+ * {@link Builder#executor}, else on the connection's event loop. Thread-safe.
+ */
+public final class WeirGrpcChannel extends ManagedChannel {
+    /** The largest response message accepted by default, in octets: 4 MiB, as grpc-java. */
+    public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES = 4 << 20;
+    /** How long a connection attempt may take, in milliseconds. */
+    public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
+    /** How long a new connection waits for the server's first SETTINGS frame before it gives up, in milliseconds. */
+    public static final long SETTINGS_TIMEOUT_MILLIS = 10_000;
+
+    private static final AsciiString HTTP = AsciiString.cached("http");
+    private static final AsciiString HTTPS = AsciiString.cached("https");
+
+    private final InetSocketAddress address;
+    private final String authority;
+    private final SslContext tls;
+    private final EventLoopGroup ownGroup;
+    private final EventLoop loop;
+    private final Executor executor;
+    private final int maxInboundMessageSize;
+    private final CompressorRegistry compressors;
+    private final DecompressorRegistry decompressors;
+    private final AsciiString acceptEncoding;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+
+    // ---- event loop only
+    private Connection connection;
+    private int liveConnections;
+    private volatile boolean shutdown;
+
+    private WeirGrpcChannel(Builder b) {
+        this.address = InetSocketAddress.createUnresolved(b.host, b.port);
+        this.authority = b.authority != null ? b.authority : b.host + ":" + b.port;
+        this.tls = b.tls;
+        this.ownGroup = b.group == null ? new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory()) : null;
+        this.loop = (b.group != null ? b.group : ownGroup).next();
+        this.executor = b.executor;
+        this.maxInboundMessageSize = b.maxInboundMessageSize;
+        this.compressors = b.compressors;
+        this.decompressors = b.decompressors;
+        this.acceptEncoding = AsciiString.of(String.join(",", decompressors.getAdvertisedMessageEncodings()));
+    }
+
+    /** A builder for a channel to {@code host:port}, plaintext (h2c) unless {@link Builder#tls} is set. */
+    public static Builder forAddress(String host, int port) {
+        return new Builder(host, port);
+    }
+
+    @Override
+    public <ReqT, RespT> ClientCall<ReqT, RespT> newCall(MethodDescriptor<ReqT, RespT> method,
+            CallOptions callOptions) {
+        return new ClientCallStream<>(this, method, callOptions);
+    }
+
+    @Override
+    public String authority() {
+        return authority;
+    }
+
+    // ---- what calls need
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    int maxInboundMessageSize() {
+        return maxInboundMessageSize;
+    }
+
+    CompressorRegistry compressors() {
+        return compressors;
+    }
+
+    DecompressorRegistry decompressors() {
+        return decompressors;
+    }
+
+    AsciiString acceptEncoding() {
+        return acceptEncoding;
+    }
+
+    AsciiString scheme() {
+        return tls != null ? HTTPS : HTTP;
+    }
+
+    /** Gives {@code call} a stream on the current connection, now or when one is free. Event loop only. */
+    void enqueue(ClientCallStream<?, ?> call) {
+        if (shutdown) {
+            call.failToStart(Status.UNAVAILABLE.withDescription("the channel is shut down"));
+            return;
+        }
+        Connection c = connection;
+        if (c == null) {
+            c = connect();
+        }
+        c.waiting.addLast(call);
+        c.startWaiting();
+    }
+
+    private Connection connect() {
+        Connection c = new Connection();
+        connection = c;
+        liveConnections++;
+        new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, DEFAULT_CONNECT_TIMEOUT_MILLIS)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc(), address.getHostString(),
+                                    address.getPort()));
+                        }
+                        ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
+                                new Http2MultiplexHandler(new GrpcClient.RefusePushedStreams()), c);
+                    }
+                })
+                .connect(new InetSocketAddress(address.getHostString(), address.getPort()))
+                .addListener(f -> {
+                    if (!f.isSuccess()) {
+                        c.failed(Status.UNAVAILABLE.withDescription("could not connect to " + authority)
+                                .withCause(f.cause()));
+                    }
+                });
+        return c;
+    }
+
+    private void connectionGone(Connection c) {
+        if (connection == c) {
+            connection = null;
+        }
+        liveConnections--;
+        maybeTerminated();
+    }
+
+    private void maybeTerminated() {
+        if (shutdown && liveConnections == 0 && terminated.getCount() > 0) {
+            terminated.countDown();
+            if (ownGroup != null) {
+                ownGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Override
+    public ManagedChannel shutdown() {
+        shutdown = true;
+        loop.execute(() -> {
+            Connection c = connection;
+            if (c != null) {
+                connection = null;
+                c.draining = true;
+                c.failWaiting(Status.UNAVAILABLE.withDescription("the channel is shut down"));
+                c.closeIfIdle();
+            }
+            maybeTerminated();
+        });
+        return this;
+    }
+
+    @Override
+    public ManagedChannel shutdownNow() {
+        shutdown = true;
+        loop.execute(() -> {
+            Connection c = connection;
+            connection = null;
+            if (c != null) {
+                c.failWaiting(Status.UNAVAILABLE.withDescription("the channel is shut down"));
+                if (c.channel != null) {
+                    c.channel.close();
+                }
+            }
+            maybeTerminated();
+        });
+        return this;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return shutdown;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return terminated.getCount() == 0;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /**
+     * One connection: its stream slots (the server's SETTINGS_MAX_CONCURRENT_STREAMS), the calls waiting for one,
+     * and its end. Event loop only.
+     */
+    final class Connection implements ChannelHandler {
+        final ArrayDeque<ClientCallStream<?, ?>> waiting = new ArrayDeque<>();
+        Channel channel;
+        private boolean settingsSeen;
+        private long maxStreams = Long.MAX_VALUE;
+        private int openStreams;
+        /** GOAWAY received or the channel shut down: no new stream here; closed when the last one ends. */
+        boolean draining;
+        private boolean gone;
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            channel = ctx.channel();
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            // A server that never says SETTINGS would hold the waiting calls forever.
+            ctx.executor().schedule(() -> {
+                if (!settingsSeen) {
+                    ctx.close();
+                }
+            }, SETTINGS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof Http2SettingsFrame settings) {
+                long max = settings.settings().get(Http2Settings.MAX_CONCURRENT_STREAMS, -1);
+                if (max >= 0) {
+                    maxStreams = max;
+                }
+                // As grpc-java: streams open once the server's first SETTINGS (its stream limit) are known.
+                settingsSeen = true;
+                startWaiting();
+            } else if (msg instanceof Http2GoAwayFrame) {
+                // RFC 9113 §6.8: the streams in flight finish here; new calls go to a new connection.
+                draining = true;
+                if (connection == this) {
+                    connection = null;
+                }
+                ArrayDeque<ClientCallStream<?, ?>> moved = new ArrayDeque<>(waiting);
+                waiting.clear();
+                for (ClientCallStream<?, ?> call : moved) {
+                    enqueue(call);
+                }
+                closeIfIdle();
+            }
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            failed(Status.UNAVAILABLE.withDescription("the connection to " + authority + " closed"));
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+
+        void startWaiting() {
+            if (!settingsSeen || gone) {
+                return;
+            }
+            ClientCallStream<?, ?> next;
+            while (openStreams < maxStreams && (next = waiting.pollFirst()) != null) {
+                if (next.open(this)) {
+                    openStreams++;
+                }
+            }
+        }
+
+        /** A call's stream closed: its slot goes to the next waiting call. */
+        void streamReleased() {
+            openStreams--;
+            startWaiting();
+            closeIfIdle();
+        }
+
+        void closeIfIdle() {
+            if (draining && openStreams == 0 && waiting.isEmpty() && channel != null) {
+                channel.close();
+            }
+        }
+
+        void failWaiting(Status status) {
+            ClientCallStream<?, ?> call;
+            while ((call = waiting.pollFirst()) != null) {
+                call.failToStart(status);
+            }
+        }
+
+        void failed(Status status) {
+            if (gone) {
+                return;
+            }
+            gone = true;
+            failWaiting(status);
+            connectionGone(this);
+        }
+    }
+
+    /** Settings of a {@link WeirGrpcChannel}. Not thread-safe. */
+    public static final class Builder {
+        private final String host;
+        private final int port;
+        private String authority;
+        private SslContext tls;
+        private EventLoopGroup group;
+        private Executor executor;
+        private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES;
+        private CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
+        private DecompressorRegistry decompressors = DecompressorRegistry.getDefaultInstance();
+
+        private Builder(String host, int port) {
+            this.host = Objects.requireNonNull(host, "host");
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port: " + port + " (expected 1-65535)");
+            }
+            this.port = port;
+        }
+
+        /** Plaintext HTTP/2 by prior knowledge (h2c), the default; returns this. */
+        public Builder usePlaintext() {
+            this.tls = null;
+            return this;
+        }
+
+        /**
+         * TLS with {@code context}, a client context that offers ALPN {@code h2}
+         * ({@code SslContextBuilder.forClient().applicationProtocols("h2")}); returns this.
+         *
+         * @throws IllegalArgumentException for a server context or one that does not offer h2
+         */
+        public Builder tls(SslContext context) {
+            Objects.requireNonNull(context, "context");
+            if (!context.isClient() || !context.applicationProtocols().contains("h2")) {
+                throw new IllegalArgumentException("a client SslContext offering ALPN h2 is needed: " + context);
+            }
+            this.tls = context;
+            return this;
+        }
+
+        /** The {@code :authority} of the calls (default {@code host:port}); returns this. */
+        public Builder overrideAuthority(String authority) {
+            this.authority = Objects.requireNonNull(authority, "authority");
+            return this;
+        }
+
+        /**
+         * The NIO loops the connection runs on (default: a loop of the channel's own, shut down with it); returns
+         * this.
+         */
+        public Builder eventLoopGroup(EventLoopGroup group) {
+            this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
+        /**
+         * Where listeners run when their call's options name no executor (default: the connection's event loop,
+         * for listeners that never block); returns this.
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * The largest response message accepted, in octets, as received and once decompressed; a larger one ends
+         * its call with RESOURCE_EXHAUSTED. Default {@value #DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES}. Returns this.
+         *
+         * @throws IllegalArgumentException if {@code bytes} is negative
+         */
+        public Builder maxInboundMessageSize(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxInboundMessageSize: " + bytes + " (expected >= 0)");
+            }
+            this.maxInboundMessageSize = bytes;
+            return this;
+        }
+
+        /** The compressors {@code CallOptions.withCompression} picks from (default: gzip); returns this. */
+        public Builder compressorRegistry(CompressorRegistry registry) {
+            this.compressors = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** The decompressors of response messages, advertised in {@code grpc-accept-encoding}; returns this. */
+        public Builder decompressorRegistry(DecompressorRegistry registry) {
+            this.decompressors = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** The channel; it connects at its first call. */
+        public WeirGrpcChannel build() {
+            return new WeirGrpcChannel(this);
+        }
+    }
+}
