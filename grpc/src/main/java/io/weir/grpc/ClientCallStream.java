@@ -483,7 +483,9 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (pendingClose == null) {
-            finish(Status.UNAVAILABLE.withDescription("the stream closed before the response ended"));
+            Status why = connection != null ? connection.closedBecause : null;
+            finish(why != null ? why
+                    : Status.UNAVAILABLE.withDescription("the stream closed before the response ended"));
         }
         ctx.fireChannelInactive();
     }

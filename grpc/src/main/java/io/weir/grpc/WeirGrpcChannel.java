@@ -21,11 +21,13 @@ import io.weir.channel.nio.NioSocketChannel;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2GoAwayFrame;
 import io.weir.handler.codec.http2.Http2MultiplexHandler;
+import io.weir.handler.codec.http2.Http2PingFrame;
 import io.weir.handler.codec.http2.Http2Settings;
 import io.weir.handler.codec.http2.Http2SettingsFrame;
 import io.weir.handler.ssl.SslContext;
 import io.weir.util.AsciiString;
 import io.weir.util.ReferenceCountUtil;
+import io.weir.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Objects;
@@ -44,7 +46,8 @@ import java.util.concurrent.TimeUnit;
  * UNAVAILABLE. A call's deadline (the earlier of its {@link CallOptions} and its {@link io.grpc.Context}) goes to
  * the server as {@code grpc-timeout} and is enforced here too; a cancel (the call's, or its context's) resets the
  * stream (RST_STREAM CANCEL). Response messages are read as the call's {@code request(n)} asks, so a slow listener
- * stops the server at the HTTP/2 window.
+ * stops the server at the HTTP/2 window. With {@link Builder#keepAliveTime} set, a connection that reads nothing for
+ * that long sends a PING, and one whose PING goes unanswered is closed, its calls ending UNAVAILABLE.
  *
  * <p>Listeners run on the call's {@link CallOptions#getExecutor()} (the blocking stubs set one), else on
  * {@link Builder#executor}, else on the connection's event loop. Thread-safe.
@@ -56,6 +59,10 @@ public final class WeirGrpcChannel extends ManagedChannel {
     public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
     /** How long a new connection waits for the server's first SETTINGS frame before it gives up, in milliseconds. */
     public static final long SETTINGS_TIMEOUT_MILLIS = 10_000;
+    /** The shortest keepalive interval {@link Builder#keepAliveTime} takes, in milliseconds. */
+    public static final long MIN_KEEPALIVE_TIME_MILLIS = 1_000;
+    /** How long a keepalive PING may go unanswered by default, in milliseconds. */
+    public static final long DEFAULT_KEEPALIVE_TIMEOUT_MILLIS = 20_000;
 
     private static final AsciiString HTTP = AsciiString.cached("http");
     private static final AsciiString HTTPS = AsciiString.cached("https");
@@ -71,6 +78,9 @@ public final class WeirGrpcChannel extends ManagedChannel {
     private final DecompressorRegistry decompressors;
     private final AsciiString acceptEncoding;
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private final long keepAliveTimeNanos;
+    private final long keepAliveTimeoutNanos;
+    private final boolean keepAliveWithoutCalls;
 
     // ---- event loop only
     private Connection connection;
@@ -88,6 +98,9 @@ public final class WeirGrpcChannel extends ManagedChannel {
         this.compressors = b.compressors;
         this.decompressors = b.decompressors;
         this.acceptEncoding = AsciiString.of(String.join(",", decompressors.getAdvertisedMessageEncodings()));
+        this.keepAliveTimeNanos = b.keepAliveTimeNanos;
+        this.keepAliveTimeoutNanos = b.keepAliveTimeoutNanos;
+        this.keepAliveWithoutCalls = b.keepAliveWithoutCalls;
     }
 
     /** A builder for a channel to {@code host:port}, plaintext (h2c) unless {@link Builder#tls} is set. */
@@ -164,7 +177,8 @@ public final class WeirGrpcChannel extends ManagedChannel {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc(), address.getHostString(),
                                     address.getPort()));
                         }
-                        ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().build(),
+                        // Every read counts for keepalive, the streams' DATA too: noted before the codec.
+                        ch.pipeline().addLast(c.readClock, Http2FrameCodecBuilder.forClient().build(),
                                 new Http2MultiplexHandler(new GrpcClient.RefusePushedStreams()), c);
                     }
                 })
@@ -256,6 +270,20 @@ public final class WeirGrpcChannel extends ManagedChannel {
         /** GOAWAY received or the channel shut down: no new stream here; closed when the last one ends. */
         boolean draining;
         private boolean gone;
+        /** Why the connection was closed from this side, for the calls open on it; null otherwise. */
+        Status closedBecause;
+        /** When the connection last read anything, for keepalive. */
+        private long lastReadNanos;
+        private ScheduledFuture<?> keepAliveCheck;
+        private ScheduledFuture<?> pingTimeout;
+        private long pingPayload;
+        final ChannelHandler readClock = new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                lastReadNanos = System.nanoTime();
+                ctx.fireChannelRead(msg);
+            }
+        };
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -281,8 +309,16 @@ public final class WeirGrpcChannel extends ManagedChannel {
                     maxStreams = max;
                 }
                 // As grpc-java: streams open once the server's first SETTINGS (its stream limit) are known.
+                if (!settingsSeen && keepAliveTimeNanos > 0) {
+                    keepAliveCheck = ctx.executor().schedule(() -> keepAlive(ctx), keepAliveTimeNanos,
+                            TimeUnit.NANOSECONDS);
+                }
                 settingsSeen = true;
                 startWaiting();
+            } else if (msg instanceof Http2PingFrame ping && ping.ack() && ping.content() == pingPayload
+                    && pingTimeout != null) {
+                pingTimeout.cancel(false);
+                pingTimeout = null;
             } else if (msg instanceof Http2GoAwayFrame) {
                 // RFC 9113 §6.8: the streams in flight finish here; new calls go to a new connection.
                 draining = true;
@@ -301,8 +337,47 @@ public final class WeirGrpcChannel extends ManagedChannel {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            cancelKeepAlive();
             failed(Status.UNAVAILABLE.withDescription("the connection to " + authority + " closed"));
             ctx.fireChannelInactive();
+        }
+
+        /**
+         * Keepalive: a PING after {@code keepAliveTime} without a read (while calls are open, or always with
+         * keepAliveWithoutCalls), and the connection closed if its ACK does not come within the timeout.
+         */
+        private void keepAlive(ChannelHandlerContext ctx) {
+            keepAliveCheck = null;
+            if (gone || !ctx.channel().isActive()) {
+                return;
+            }
+            long idle = System.nanoTime() - lastReadNanos;
+            if (idle >= keepAliveTimeNanos && pingTimeout == null && (keepAliveWithoutCalls || openStreams > 0)) {
+                pingPayload = System.nanoTime();
+                ctx.writeAndFlush(new Http2PingFrame(pingPayload, false));
+                pingTimeout = ctx.executor().schedule(() -> {
+                    pingTimeout = null;
+                    closedBecause = Status.UNAVAILABLE.withDescription("keepalive PING to " + authority
+                            + " not acknowledged within " + TimeUnit.NANOSECONDS.toMillis(keepAliveTimeoutNanos)
+                            + " ms");
+                    failed(closedBecause);
+                    ctx.close();
+                }, keepAliveTimeoutNanos, TimeUnit.NANOSECONDS);
+                idle = 0;
+            }
+            keepAliveCheck = ctx.executor().schedule(() -> keepAlive(ctx),
+                    Math.max(1, keepAliveTimeNanos - Math.min(idle, keepAliveTimeNanos)), TimeUnit.NANOSECONDS);
+        }
+
+        private void cancelKeepAlive() {
+            if (keepAliveCheck != null) {
+                keepAliveCheck.cancel(false);
+                keepAliveCheck = null;
+            }
+            if (pingTimeout != null) {
+                pingTimeout.cancel(false);
+                pingTimeout = null;
+            }
         }
 
         @Override
@@ -363,6 +438,9 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES;
         private CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
         private DecompressorRegistry decompressors = DecompressorRegistry.getDefaultInstance();
+        private long keepAliveTimeNanos;
+        private long keepAliveTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(DEFAULT_KEEPALIVE_TIMEOUT_MILLIS);
+        private boolean keepAliveWithoutCalls;
 
         private Builder(String host, int port) {
             this.host = Objects.requireNonNull(host, "host");
@@ -440,6 +518,45 @@ public final class WeirGrpcChannel extends ManagedChannel {
         /** The decompressors of response messages, advertised in {@code grpc-accept-encoding}; returns this. */
         public Builder decompressorRegistry(DecompressorRegistry registry) {
             this.decompressors = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Sends a PING when the connection has read nothing for {@code time}, and closes it (its calls end
+         * UNAVAILABLE) when the PING is not acknowledged within {@link #keepAliveTimeout}: a peer or a path that
+         * went silent is found without waiting for each call's deadline. Off by default; {@code time} of at least
+         * {@value #MIN_KEEPALIVE_TIME_MILLIS} ms. Servers limit how often they accept pings (grpc-java's: once in
+         * 5 minutes unless configured), and answer more with GOAWAY. Returns this.
+         *
+         * @throws IllegalArgumentException for a time below the minimum
+         */
+        public Builder keepAliveTime(long time, TimeUnit unit) {
+            long nanos = unit.toNanos(time);
+            if (nanos < TimeUnit.MILLISECONDS.toNanos(MIN_KEEPALIVE_TIME_MILLIS)) {
+                throw new IllegalArgumentException("keepAliveTime: " + time + " " + unit + " (expected >= "
+                        + MIN_KEEPALIVE_TIME_MILLIS + " ms)");
+            }
+            this.keepAliveTimeNanos = nanos;
+            return this;
+        }
+
+        /**
+         * How long a keepalive PING may go unacknowledged before the connection is closed (default
+         * {@value #DEFAULT_KEEPALIVE_TIMEOUT_MILLIS} ms); returns this.
+         *
+         * @throws IllegalArgumentException if {@code timeout} is not positive
+         */
+        public Builder keepAliveTimeout(long timeout, TimeUnit unit) {
+            if (timeout <= 0) {
+                throw new IllegalArgumentException("keepAliveTimeout: " + timeout + " (expected > 0)");
+            }
+            this.keepAliveTimeoutNanos = unit.toNanos(timeout);
+            return this;
+        }
+
+        /** Whether keepalive PINGs go out while no call is open (default false: only with calls); returns this. */
+        public Builder keepAliveWithoutCalls(boolean enabled) {
+            this.keepAliveWithoutCalls = enabled;
             return this;
         }
 
