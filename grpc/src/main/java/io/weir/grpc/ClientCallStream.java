@@ -43,9 +43,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * listener leaves the server's DATA unacknowledged and the server stops at the window. {@link #isReady()} follows
  * the stream's writability. An OK status is delivered after the messages before it were asked for; another status
  * at once, dropping them.
+ *
+ * <p><b>Transparent retry.</b> A stream the server refuses (RST_STREAM REFUSED_STREAM, RFC 9113 §8.7: nothing of it
+ * was processed) before any response is opened again once, as a new stream (on a new connection after a GOAWAY),
+ * with the request bytes sent so far; they are kept for that until the response starts, up to
+ * {@value #MAX_REPLAY_BYTES} octets (beyond that the call is not retried). The handler is marked sharable because
+ * the retry's stream adds it while the refused one is still closing; events of the refused stream are ignored.
  */
+@ChannelHandler.Sharable
 final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         implements ChannelHandler {
+    /** Request octets kept for a transparent retry of a refused stream. */
+    static final int MAX_REPLAY_BYTES = 1 << 20;
     private static final AsciiString TE = AsciiString.cached("te");
     private static final AsciiString TRAILERS = AsciiString.cached("trailers");
     private static final AsciiString USER_AGENT = AsciiString.cached("user-agent");
@@ -88,6 +97,10 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     private ScheduledFuture<?> deadlineTimer;
     private boolean inRead;
     private boolean flushPending;
+    /** Copies of the request bytes written, for a retry of a refused stream; null once it can no longer happen. */
+    private ArrayDeque<ByteBuf> replay = new ArrayDeque<>(2);
+    private int replayBytes;
+    private boolean halfCloseSent;
 
     // ---- the listener's thread
     private Listener<RespT> listener;
@@ -309,8 +322,10 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         });
         ByteBuf message;
         while ((message = unsent.pollFirst()) != null) {
+            remember(message);
             s.write(new Http2DataFrame(message, halfClosePending && unsent.isEmpty()), s.voidPromise());
         }
+        halfCloseSent = halfClosePending;
         s.flush();
         readIfWanted();
         if (s.isWritable()) {
@@ -324,9 +339,48 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         } else if (stream == null) {
             unsent.addLast(framed);
         } else {
+            remember(framed);
             stream.write(new Http2DataFrame(framed, false), stream.voidPromise());
             flush();
         }
+    }
+
+    /** Keeps a copy of request bytes about to be written, while a refused stream could still be retried. */
+    private void remember(ByteBuf framed) {
+        if (replay == null) {
+            return;
+        }
+        replayBytes += framed.readableBytes();
+        if (replayBytes > MAX_REPLAY_BYTES) {
+            dropReplay();
+        } else {
+            replay.addLast(framed.retainedDuplicate());
+        }
+    }
+
+    private void dropReplay() {
+        if (replay != null) {
+            ByteBuf b;
+            while ((b = replay.pollFirst()) != null) {
+                b.release();
+            }
+            replay = null;
+        }
+    }
+
+    /**
+     * The server refused the stream before answering (nothing of it was processed): the call goes back in line
+     * for a new stream with the request bytes sent so far; once only.
+     */
+    private void retryRefused() {
+        ArrayDeque<ByteBuf> again = replay;
+        replay = null;
+        stream = null;
+        responseHeadersSeen = false;
+        unsent.addAll(again);
+        halfClosePending = halfCloseSent;
+        halfCloseSent = false;
+        channel.enqueue(this);
     }
 
     private void halfCloseOnLoop() {
@@ -336,6 +390,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         if (stream == null) {
             halfClosePending = true;
         } else {
+            halfCloseSent = true;
             stream.write(new Http2DataFrame(Unpooled.EMPTY_BUFFER, true), stream.voidPromise());
             flush();
         }
@@ -367,13 +422,15 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         inRead = true;
-        if (done) {
+        if (done || ctx.channel() != stream) {
+            // Ended, or the refused stream of a retried call.
             ReferenceCountUtil.release(msg);
             return;
         }
         if (msg instanceof Http2HeadersFrame frame) {
             if (!responseHeadersSeen) {
                 responseHeadersSeen = true;
+                dropReplay();
                 if (frame.endStream()) {
                     trailers(frame.headers(), true);
                 } else {
@@ -401,6 +458,10 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             deliver();
         } else if (msg instanceof Http2ResetFrame reset) {
             Http2Error error = reset.error();
+            if (error == Http2Error.REFUSED_STREAM && !responseHeadersSeen && replay != null) {
+                retryRefused();
+                return;
+            }
             finish(Status.fromCodeValue(GrpcClientCall.statusOf(error).code())
                     .withDescription("the server reset the stream: " + (error != null ? error : reset.errorCode())));
         } else {
@@ -482,7 +543,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (pendingClose == null) {
+        if (pendingClose == null && ctx.channel() == stream) {
             Status why = connection != null ? connection.closedBecause : null;
             finish(why != null ? why
                     : Status.UNAVAILABLE.withDescription("the stream closed before the response ended"));
@@ -492,7 +553,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (!done && ctx.channel().isWritable()) {
+        if (!done && ctx.channel() == stream && ctx.channel().isWritable()) {
             dispatch(READY);
         }
         ctx.fireChannelWritabilityChanged();
@@ -535,6 +596,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         done = true;
         stopDeadline();
         releaseReceived();
+        dropReplay();
         ByteBuf m;
         while ((m = unsent.pollFirst()) != null) {
             m.release();

@@ -361,7 +361,8 @@ public final class WeirGrpcChannel extends ManagedChannel {
                             + " not acknowledged within " + TimeUnit.NANOSECONDS.toMillis(keepAliveTimeoutNanos)
                             + " ms");
                     failed(closedBecause);
-                    ctx.close();
+                    // At once, below the codec: its graceful close would wait for the streams of a dead peer.
+                    ctx.pipeline().firstContext().close();
                 }, keepAliveTimeoutNanos, TimeUnit.NANOSECONDS);
                 idle = 0;
             }
