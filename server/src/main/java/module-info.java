@@ -10,6 +10,7 @@ module io.weir.server {
     requires io.weir.codec.haproxy;
     requires io.weir.transport.epoll;
     requires io.weir.transport.kqueue;
+    requires io.weir.transport.iouring;
     requires java.management;
     requires jdk.management;
 

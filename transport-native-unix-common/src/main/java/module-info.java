@@ -11,5 +11,6 @@ module io.weir.transport.unix.common {
     exports io.weir.channel.unix;
     // The readiness core (channels, I/O handler, stream and datagram code) epoll and kqueue share; not for
     // applications. kqueue is named before it exists: javac's "module not found" lint is off in the parent pom.
-    exports io.weir.channel.unix.internal to io.weir.transport.epoll, io.weir.transport.kqueue;
+    exports io.weir.channel.unix.internal to io.weir.transport.epoll, io.weir.transport.kqueue,
+            io.weir.transport.iouring;
 }

@@ -19,5 +19,5 @@ module io.weir.transport {
     // What the native transports need of the transport (idle-poll rule, accept back-off, file-region access);
     // not for applications. kqueue is named before it exists: javac's "module not found" lint is off.
     exports io.weir.channel.internal to io.weir.transport.unix.common, io.weir.transport.epoll,
-            io.weir.transport.kqueue;
+            io.weir.transport.kqueue, io.weir.transport.iouring;
 }

@@ -213,6 +213,24 @@ abstract class PoolArena<T> {
         return (long) numChunks() * sizeClasses.chunkSize + hugeBytes.get();
     }
 
+    /**
+     * Bytes handed out: the allocated runs of every chunk (held by live buffers or kept in thread caches) plus live
+     * huge buffers.
+     */
+    final long pinnedMemory() {
+        long pinned = 0;
+        lock.lock();
+        try {
+            for (int i = 0; i < numChunks; i++) {
+                PoolChunk<T> c = chunks[i];
+                pinned += sizeClasses.chunkSize - c.freeBytes();
+            }
+        } finally {
+            lock.unlock();
+        }
+        return pinned + hugeBytes.get();
+    }
+
     /** Huge (unpooled) allocations made so far. */
     final long numHugeAllocations() {
         return hugeAllocations.get();

@@ -1,10 +1,14 @@
 package io.weir.buffer;
 
+import io.weir.metrics.AllocatorMetrics;
+
 /**
  * A live view of a {@link PooledByteBufAllocator}'s memory: every call reads the current state (taking each
- * arena's lock briefly), so two calls may disagree while other threads allocate. Thread-safe.
+ * arena's lock briefly), so two calls may disagree while other threads allocate. Thread-safe. As
+ * {@link AllocatorMetrics} it goes into an {@link io.weir.metrics.WeirMetrics}:
+ * {@code metrics.addAllocator("default", PooledByteBufAllocator.DEFAULT.metric())}.
  */
-public final class PooledByteBufAllocatorMetric {
+public final class PooledByteBufAllocatorMetric implements AllocatorMetrics {
     private final PoolArena<?>[] heapArenas;
     private final PoolArena<?>[] directArenas;
     private final SizeClasses sizeClasses;
@@ -16,13 +20,35 @@ public final class PooledByteBufAllocatorMetric {
     }
 
     /** Heap arenas; 0 when heap buffers are unpooled. */
+    @Override
     public int numHeapArenas() {
         return heapArenas.length;
     }
 
     /** Direct arenas; 0 when direct buffers are unpooled. */
+    @Override
     public int numDirectArenas() {
         return directArenas.length;
+    }
+
+    @Override
+    public long heapArenaUsedMemory(int arena) {
+        return heapArenas[arena].usedMemory();
+    }
+
+    @Override
+    public long directArenaUsedMemory(int arena) {
+        return directArenas[arena].usedMemory();
+    }
+
+    @Override
+    public long heapArenaPinnedMemory(int arena) {
+        return heapArenas[arena].pinnedMemory();
+    }
+
+    @Override
+    public long directArenaPinnedMemory(int arena) {
+        return directArenas[arena].pinnedMemory();
     }
 
     /** Bytes per chunk. */
@@ -93,6 +119,7 @@ public final class PooledByteBufAllocatorMetric {
      * Threads currently holding a thread cache (bound to an arena); counted per arena kind, so the larger of
      * the heap and direct counts.
      */
+    @Override
     public int numThreadCaches() {
         return Math.max(boundThreads(heapArenas), boundThreads(directArenas));
     }

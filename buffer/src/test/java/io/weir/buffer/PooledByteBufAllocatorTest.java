@@ -3,6 +3,7 @@ package io.weir.buffer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.metrics.AllocatorMetrics;
 import io.weir.util.IllegalReferenceCountException;
 import io.weir.util.OutOfDirectMemoryError;
 import io.weir.util.concurrent.FastThreadLocalThread;
@@ -106,6 +107,25 @@ class PooledByteBufAllocatorTest {
             assertThat(alloc.metric().numHeapChunks()).isEqualTo(1);
             assertThat(alloc.metric().usedHeapMemory()).isEqualTo(CHUNK);
         }
+    }
+
+    @Test
+    void pinnedMemoryFollowsTheLiveBuffersWhileUsedMemoryKeepsTheChunk() {
+        PooledByteBufAllocator alloc = heapOnly(1);
+        AllocatorMetrics metrics = alloc.metric();
+        assertThat(metrics.numHeapArenas()).isEqualTo(1);
+        assertThat(metrics.heapArenaPinnedMemory(0)).isZero();
+        ByteBuf a = track(alloc.heapBuffer(64 * 1024));
+        ByteBuf b = track(alloc.heapBuffer(64 * 1024));
+        assertThat(metrics.heapArenaPinnedMemory(0)).isEqualTo(128 * 1024);
+        assertThat(metrics.heapArenaUsedMemory(0)).isEqualTo(CHUNK);
+        a.release();
+        b.release();
+        // Freed runs may sit in this thread's cache, which still pins them; trimmed, they are free again, while
+        // the arena keeps its one chunk.
+        alloc.trimCurrentThreadCache();
+        assertThat(metrics.heapArenaPinnedMemory(0)).isZero();
+        assertThat(metrics.heapArenaUsedMemory(0)).isEqualTo(CHUNK);
     }
 
     @Test

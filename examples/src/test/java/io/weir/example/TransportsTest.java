@@ -15,6 +15,10 @@ import io.weir.channel.kqueue.KQueueSocketChannel;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
+import io.weir.channel.uring.IoUring;
+import io.weir.channel.uring.IoUringIoHandler;
+import io.weir.channel.uring.IoUringServerSocketChannel;
+import io.weir.channel.uring.IoUringSocketChannel;
 import io.weir.example.echo.EchoServer;
 import io.weir.server.Transports;
 import java.io.DataInputStream;
@@ -60,6 +64,14 @@ class TransportsTest {
         Assumptions.assumeTrue(KQueue.isAvailable(), () -> "kqueue is not available: " + KQueue.unavailabilityCause());
         assertServesTheEchoExample(new MultiThreadIoEventLoopGroup(1, KQueueIoHandler.newFactory()),
                 KQueueServerSocketChannel.class, KQueueSocketChannel.class);
+    }
+
+    @Test
+    void anIoUringGroupGetsIoUringChannelsThatServeTheEchoExample() throws Exception {
+        Assumptions.assumeTrue(IoUring.isAvailable(),
+                () -> "io_uring is not available: " + IoUring.unavailabilityCause());
+        assertServesTheEchoExample(new MultiThreadIoEventLoopGroup(1, IoUringIoHandler.newFactory()),
+                IoUringServerSocketChannel.class, IoUringSocketChannel.class);
     }
 
     /** The channel classes Transports picks for {@code group}, and an echo through them; shuts the group down. */

@@ -1,10 +1,13 @@
 package io.weir.server;
 
 import io.weir.bootstrap.ServerBootstrap;
+import io.weir.buffer.ByteBufAllocator;
+import io.weir.buffer.PooledByteBufAllocator;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelMetricsHandler;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.IoHandlerFactory;
@@ -15,6 +18,11 @@ import io.weir.channel.group.ChannelGroup;
 import io.weir.channel.group.DefaultChannelGroup;
 import io.weir.channel.group.ServerDrain;
 import io.weir.channel.nio.NioIoHandler;
+import io.weir.channel.uring.IoUring;
+import io.weir.channel.uring.IoUringIoHandler;
+import io.weir.handler.ssl.SslHandler;
+import io.weir.metrics.HttpMetrics;
+import io.weir.metrics.WeirMetrics;
 import io.weir.server.Transports;
 import io.weir.grpc.EchoService;
 import io.weir.grpc.GrpcRoute;
@@ -87,9 +95,9 @@ import javax.net.ssl.SSLException;
  * ({@link #streamReadTimeout}): a stream the client has not finished sending that receives nothing for that long is
  * reset with RST_STREAM CANCEL (HTTP/2 slowloris), while a stream that waits for the server's answer never times out.
  *
- * <p>Run it with {@code server/run [--port 8080] [--transport nio|epoll] [--static-root DIR]
+ * <p>Run it with {@code server/run [--port 8080] [--transport nio|epoll|io_uring] [--static-root DIR]
  * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--stream-read-timeout 30s]
- * [--max-connections auto] [--tls-port 8443] [--tls-cert FILE --tls-key FILE]} ({@code --help}
+ * [--max-connections auto] [--tls-port 8443] [--tls-cert FILE --tls-key FILE] [--metrics]} ({@code --help}
  * explains them); it prints its URL and shuts down gracefully on Ctrl-C (in-flight responses are written, then the
  * loops stop). From code: {@link #start} binds and returns the listening channel, {@link #close} stops listening.
  */
@@ -123,6 +131,7 @@ public final class HttpServer implements AutoCloseable {
     private volatile GrpcRoute grpc = EchoService.register(new GrpcRoute());
     private volatile Channel tlsChannel;
     private volatile boolean proxyProtocol;
+    private volatile WeirMetrics metrics;
     /** The listening channels and every connection, for {@link #drain}; connections join as they are set up. */
     private final ChannelGroup channels = new DefaultChannelGroup("weir-http-server", GlobalEventExecutor.INSTANCE,
             true);
@@ -147,6 +156,23 @@ public final class HttpServer implements AutoCloseable {
     public HttpServer proxyProtocol(boolean enabled) {
         this.proxyProtocol = enabled;
         return this;
+    }
+
+    /**
+     * Records the server's metrics into {@code metrics} (null, the default: none) and serves them at
+     * {@code GET /metrics} in the Prometheus text format: its event loops and the default pooled allocator, every
+     * connection ({@link ChannelMetricsHandler}), HTTP responses by status class ({@link HttpResponseMetricsHandler}),
+     * HTTP/2 streams, resets and GOAWAYs, the timeouts that fired, and TLS handshakes. Without it {@code /metrics} is
+     * 404 and no connection pays for any of it. Takes effect at {@link #start}. Returns this.
+     */
+    public HttpServer metrics(WeirMetrics metrics) {
+        this.metrics = metrics;
+        return this;
+    }
+
+    /** The metrics this server records into, or null if it records none. */
+    public WeirMetrics metrics() {
+        return metrics;
     }
 
     /** Adds the PROXY protocol decoder first in a new connection's pipeline, if {@link #proxyProtocol} is on. */
@@ -314,7 +340,16 @@ public final class HttpServer implements AutoCloseable {
             if (channel != null) {
                 throw new IllegalStateException("already started: " + channel);
             }
-            HttpServerHandler handler = new HttpServerHandler();
+            WeirMetrics recorded = metrics;
+            if (recorded != null) {
+                recorded.addEventLoops(group);
+                if (ByteBufAllocator.DEFAULT instanceof PooledByteBufAllocator pooled) {
+                    recorded.addAllocator("default", pooled.metric());
+                }
+            }
+            HttpMetrics httpMetrics = recorded == null ? null : recorded.http();
+            ChannelHandler responseMetrics = recorded == null ? null : new HttpResponseMetricsHandler(httpMetrics);
+            HttpServerHandler handler = new HttpServerHandler(recorded);
             StaticFileHandler staticFiles = new StaticFileHandler(staticRoot);
             DefaultHttpDataFactory uploadFactory = UploadHandler.newFactory(uploadDirectory, maxUploadFileSizeBytes);
             HttpPostDecoderConfig uploadLimits = uploadConfig;
@@ -327,8 +362,9 @@ public final class HttpServer implements AutoCloseable {
                 protected void initChannel(Channel ch) {
                     ch.pipeline().addLast(
                             new HttpServerCodec(),
-                            // Right after the codec: it must see every request and response.
-                            new HttpServerTimeoutHandler(connectionTimeouts),
+                            // Right after the codec: it must see every request and response (so it also counts
+                            // the responses, when metrics are on).
+                            new HttpServerTimeoutHandler(connectionTimeouts, httpMetrics),
                             new HttpServerKeepAliveHandler(),
                             // Streaming routes first: what they answer never reaches the aggregator.
                             staticFiles.newConnectionHandler(),
@@ -347,7 +383,12 @@ public final class HttpServer implements AutoCloseable {
                     ch.pipeline().addLast(
                             // An extended CONNECT to /ws (RFC 8441) becomes the WebSocket echo on this stream.
                             webSocketOverHttp2,
-                            new Http2StreamFrameToHttpObjectCodec(),
+                            new Http2StreamFrameToHttpObjectCodec());
+                    if (responseMetrics != null) {
+                        // A stream has no timeout handler to count its response.
+                        ch.pipeline().addLast(responseMetrics);
+                    }
+                    ch.pipeline().addLast(
                             staticFiles.newConnectionHandler(),
                             UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
                             new EchoHandler(MAX_CONTENT_LENGTH_BYTES),
@@ -362,6 +403,9 @@ public final class HttpServer implements AutoCloseable {
                     // The same minimum body rate as HTTP/1.1's, per stream.
                     .minBodyRate(connectionTimeouts.minBodyRateBytesPerSecond())
                     .initialSettings(new Http2Settings().connectProtocolEnabled(true));
+            if (httpMetrics != null) {
+                codec.metrics(httpMetrics);
+            }
             long decisionTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.requestHeadTimeoutNanos());
             // gRPC calls go to the gRPC route, other streams to the HTTP handlers.
             Http2ServerInitializer http2 = new Http2ServerInitializer(codec, grpc.streamHandler(stream));
@@ -372,6 +416,7 @@ public final class HttpServer implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel ch) {
                             channels.add(ch);
+                            addConnectionMetrics(ch, recorded);
                             addProxyProtocol(ch, proxied);
                             // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
                             ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1,
@@ -411,15 +456,21 @@ public final class HttpServer implements AutoCloseable {
             ChannelInitializer<Channel> http1 = http1Pipeline;
             Http2ServerInitializer http2 = http2Pipeline;
             boolean proxied = proxyProtocol;
+            WeirMetrics recorded = metrics;
             Channel bound = newBootstrap(connectionLimit)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
                             channels.add(ch);
+                            addConnectionMetrics(ch, recorded);
                             // A balancer's PROXY header comes before the TLS handshake.
                             addProxyProtocol(ch, proxied);
                             // The handshake has its own timeout (10 s); the chosen protocol's timeouts follow it.
-                            ch.pipeline().addLast(StaticFileHandler.SSL_HANDLER_NAME, context.newHandler(ch.alloc()));
+                            SslHandler ssl = context.newHandler(ch.alloc());
+                            if (recorded != null) {
+                                ssl.metrics(recorded.tls());
+                            }
+                            ch.pipeline().addLast(StaticFileHandler.SSL_HANDLER_NAME, ssl);
                             ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(
                                     ApplicationProtocolNames.HTTP_1_1) {
                                 @Override
@@ -437,6 +488,13 @@ public final class HttpServer implements AutoCloseable {
             channels.add(bound);
             tlsChannel = bound;
             return bound;
+        }
+    }
+
+    /** Counts the connection into {@code recorded}, first in its pipeline (to see the socket's bytes); if any. */
+    private static void addConnectionMetrics(Channel ch, WeirMetrics recorded) {
+        if (recorded != null) {
+            ch.pipeline().addLast(new ChannelMetricsHandler(recorded.channels()));
         }
     }
 
@@ -485,7 +543,8 @@ public final class HttpServer implements AutoCloseable {
     static final String USAGE = """
             usage: server/run [options]
               --port N                 port to listen on (default 8080)
-              --transport nio|epoll    I/O transport (default: epoll where available, else nio)
+              --transport T            I/O transport: nio, epoll or io_uring (default: epoll where
+                                       available, else nio)
               --static-root DIR        serve GET /static/<path> from DIR (default: none, 404)
               --tls-port N             port for HTTPS (HTTP/2 or HTTP/1.1 by ALPN), or off (default 8443)
               --tls-cert FILE          PEM certificate chain for HTTPS (default: a new self-signed one)
@@ -507,6 +566,8 @@ public final class HttpServer implements AutoCloseable {
                                        address from it (default off)
               --drain-timeout T        on Ctrl-C (SIGTERM), time the connections get to finish what is in
                                        flight before they are reset (default 30s)
+              --metrics [on|off]       record metrics and serve them at GET /metrics in the Prometheus text
+                                       format, names prefixed weir_ (default off: /metrics is 404)
             T is a duration such as 300ms, 10s or 2m (a bare number is seconds); 0 or off turns a timeout,
             the body rate or the cap off.""";
 
@@ -524,6 +585,7 @@ public final class HttpServer implements AutoCloseable {
         int tlsPort = DEFAULT_TLS_PORT;
         long drainTimeoutMillis = ServerDrain.DEFAULT_TIMEOUT_MILLIS;
         boolean proxyProtocol = false;
+        boolean metrics = false;
         Path tlsCert = null;
         Path tlsKey = null;
         for (int i = 0; i < args.length; i++) {
@@ -531,6 +593,11 @@ public final class HttpServer implements AutoCloseable {
             if (option.equals("-h") || option.equals("--help")) {
                 System.out.println(USAGE);
                 return;
+            }
+            if (option.equals("--metrics") && (i + 1 >= args.length || args[i + 1].startsWith("--"))) {
+                // The one switch that may stand alone.
+                metrics = true;
+                continue;
             }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(option + ": missing value");
@@ -550,6 +617,7 @@ public final class HttpServer implements AutoCloseable {
                 case "--stream-read-timeout" -> streamReadTimeoutMillis = parseMillis(option, value);
                 case "--drain-timeout" -> drainTimeoutMillis = parseMillis(option, value);
                 case "--proxy-protocol" -> proxyProtocol = parseSwitch(option, value);
+                case "--metrics" -> metrics = parseSwitch(option, value);
                 case "--max-connections" -> maxConnections = value.equals("auto") ? defaultMaxConnections()
                         : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value));
                 default -> throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
@@ -559,7 +627,7 @@ public final class HttpServer implements AutoCloseable {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
         HttpServer server = new HttpServer(group).staticRoot(staticRoot).timeouts(timeouts)
                 .streamReadTimeout(streamReadTimeoutMillis, TimeUnit.MILLISECONDS).maxConnections(maxConnections)
-                .proxyProtocol(proxyProtocol);
+                .proxyProtocol(proxyProtocol).metrics(metrics ? new WeirMetrics() : null);
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together\n" + USAGE);
         }
@@ -579,11 +647,14 @@ public final class HttpServer implements AutoCloseable {
             Channel channel = server.start(new InetSocketAddress(port));
             Runtime.getRuntime().addShutdownHook(shutdown);
             InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
-            String transport = channel.getClass().getSimpleName().startsWith("Epoll") ? "epoll" : "nio";
+            String channelType = channel.getClass().getSimpleName();
+            String transport = channelType.startsWith("Epoll") ? "epoll"
+                    : channelType.startsWith("IoUring") ? "io_uring" : "nio";
             System.out.println("Weir HTTP server (" + transport + ") on http://127.0.0.1:" + bound.getPort()
                     + "/  routes: /plaintext /json /echo (POST) /headers"
                     + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)"
-                    + " /ws (WebSocket echo) /ws.html; gRPC " + EchoService.SERVICE + " on HTTP/2");
+                    + " /ws (WebSocket echo) /ws.html" + (metrics ? " /metrics (Prometheus)" : "") + "; gRPC "
+                    + EchoService.SERVICE + " on HTTP/2");
             if (tlsPort >= 0) {
                 InetSocketAddress tlsBound = (InetSocketAddress) server.startTls(new InetSocketAddress(tlsPort))
                         .localAddress();
@@ -678,7 +749,12 @@ public final class HttpServer implements AutoCloseable {
                 Epoll.ensureAvailability();
                 yield EpollIoHandler.newFactory();
             }
-            default -> throw new IllegalArgumentException("--transport: " + name + " (expected: nio or epoll)");
+            case "io_uring" -> {
+                IoUring.ensureAvailability();
+                yield IoUringIoHandler.newFactory();
+            }
+            default -> throw new IllegalArgumentException("--transport: " + name
+                    + " (expected: nio, epoll or io_uring)");
         };
     }
 }

@@ -17,6 +17,7 @@ import io.weir.handler.codec.http.HttpResponseStatus;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
 import io.weir.handler.codec.http2.Http2StreamChannel;
+import io.weir.metrics.WeirMetrics;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,8 @@ import java.util.Map;
  *       its values in the order received, after {@code "remote": "IP:port"}, the client's address as the server
  *       sees it (from the PROXY protocol header behind a balancer, else the socket's peer); a request header named
  *       {@code remote} is left out, so that key always means the address;</li>
+ *   <li>{@code GET /metrics}: the server's metrics in the Prometheus text format (see {@link PrometheusText}), when
+ *       the handler was given a {@link WeirMetrics}; 404 otherwise;</li>
  *   <li>{@code OPTIONS *} (asterisk-form, RFC 9112 §3.2.4, the only method the codec lets use it): {@code 200}
  *       with {@code Allow} and no content. CONNECT never gets here: the codec answers it with 501.</li>
  * </ul>
@@ -49,9 +52,21 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
     private static final byte[] PLAINTEXT = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] JSON = "{\"message\":\"Hello, World!\"}".getBytes(StandardCharsets.US_ASCII);
 
-    /** Creates the handler; one instance may serve every connection. */
+    /** The metrics {@code GET /metrics} shows; null: the path is 404. */
+    private final WeirMetrics metrics;
+
+    /** Creates the handler, without {@code /metrics}; one instance may serve every connection. */
     public HttpServerHandler() {
+        this(null);
+    }
+
+    /**
+     * Creates the handler, serving {@code metrics} at {@code GET /metrics} (null: the path is 404); one instance may
+     * serve every connection.
+     */
+    public HttpServerHandler(WeirMetrics metrics) {
         super(FullHttpRequest.class, true);
+        this.metrics = metrics;
     }
 
     @Override
@@ -72,6 +87,10 @@ public final class HttpServerHandler extends SimpleChannelInboundHandler<FullHtt
                             HttpHeaderValues.APPLICATION_JSON)
                     : notAllowed(ctx, "GET");
             case "/echo" -> method.equals(HttpMethod.POST) ? echo(request) : notAllowed(ctx, "POST");
+            case "/metrics" -> metrics == null ? status(ctx, HttpResponseStatus.NOT_FOUND)
+                    : method.equals(HttpMethod.GET) ? ok(ctx, PrometheusText.render(metrics)
+                            .getBytes(StandardCharsets.UTF_8), PrometheusText.CONTENT_TYPE)
+                    : notAllowed(ctx, "GET");
             case "*" -> serverOptions();
             default -> status(ctx, HttpResponseStatus.NOT_FOUND);
         };

@@ -17,21 +17,26 @@ import io.weir.channel.kqueue.KQueueSocketChannel;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
+import io.weir.channel.uring.IoUringIoHandle;
+import io.weir.channel.uring.IoUringIoHandler;
+import io.weir.channel.uring.IoUringServerSocketChannel;
+import io.weir.channel.uring.IoUringSocketChannel;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 
 /**
  * Picks the transport of the examples: on Linux the native epoll transport where {@link Epoll#isAvailable()},
  * then kqueue where {@link KQueue#isAvailable()} (built against libkqueue); on macOS and the BSDs kqueue; NIO
- * otherwise (the native transports' own classes log why, once, with the fix). The channel classes follow the
- * loops a group actually runs, so an example given a NIO group by its caller (a test) still uses NIO channels.
+ * otherwise (the native transports' own classes log why, once, with the fix). io_uring only when asked for
+ * ({@code --transport io_uring}). The channel classes follow the loops a group actually runs, so an example given
+ * a NIO or io_uring group by its caller still uses that transport's channels.
  * Thread-safe.
  */
 public final class Transports {
     private static final System.Logger LOGGER = System.getLogger(Transports.class.getName());
 
     /** The transports the examples can run on. */
-    private enum Kind { EPOLL, KQUEUE, NIO }
+    private enum Kind { EPOLL, KQUEUE, IO_URING, NIO }
 
     /** Decided once, on first use, so the fallback is logged once. */
     private static final class Choice {
@@ -60,6 +65,7 @@ public final class Transports {
         return switch (Choice.KIND) {
             case EPOLL -> EpollIoHandler.newFactory();
             case KQUEUE -> KQueueIoHandler.newFactory();
+            case IO_URING -> IoUringIoHandler.newFactory();
             case NIO -> NioIoHandler.newFactory();
         };
     }
@@ -69,6 +75,7 @@ public final class Transports {
         return switch (kindOf(group)) {
             case EPOLL -> EpollServerSocketChannel.class;
             case KQUEUE -> KQueueServerSocketChannel.class;
+            case IO_URING -> IoUringServerSocketChannel.class;
             case NIO -> NioServerSocketChannel.class;
         };
     }
@@ -78,6 +85,7 @@ public final class Transports {
         return switch (kindOf(group)) {
             case EPOLL -> EpollSocketChannel.class;
             case KQUEUE -> KQueueSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel.class;
             case NIO -> NioSocketChannel.class;
         };
     }
@@ -86,6 +94,9 @@ public final class Transports {
         Objects.requireNonNull(group, "group");
         if (group.next().isCompatible(EpollIoHandle.class)) {
             return Kind.EPOLL;
+        }
+        if (group.next().isCompatible(IoUringIoHandle.class)) {
+            return Kind.IO_URING;
         }
         return group.next().isCompatible(KQueueIoHandle.class) ? Kind.KQUEUE : Kind.NIO;
     }

@@ -50,7 +50,7 @@ class HttpServerOptionsTest {
         }
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("--head-timeout", "--idle-timeout", "--min-body-rate", "--stream-read-timeout",
-                        "--max-connections")
+                        "--max-connections", "--metrics")
                 .contains("HTTP/2 preface", "RST_STREAM CANCEL");
     }
 

@@ -1,5 +1,6 @@
 package io.weir.channel;
 
+import io.weir.metrics.EventLoopMetrics;
 import io.weir.util.concurrent.EventExecutor;
 import io.weir.util.concurrent.Future;
 
@@ -31,4 +32,13 @@ public interface EventLoop extends EventExecutor, EventLoopGroup {
 
     /** Whether this loop's {@link IoHandler} can drive handles of {@code handleType}. */
     boolean isCompatible(Class<? extends IoHandle> handleType);
+
+    /**
+     * This loop's load: pending tasks, registered channels, I/O time, wake-ups, task times. Weir's
+     * {@link SingleThreadIoEventLoop} reports them all; the default, for loops that keep no counters, reports zeros
+     * (and -1 registered channels).
+     */
+    default EventLoopMetrics metrics() {
+        return NoEventLoopMetrics.INSTANCE;
+    }
 }

@@ -1,5 +1,6 @@
 package io.weir.channel;
 
+import io.weir.metrics.EventLoopMetrics;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.DefaultThreadFactory;
 import io.weir.util.concurrent.Future;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 
 /**
@@ -55,10 +57,11 @@ import java.util.function.UnaryOperator;
  * {@link io.weir.channel.internal.IdlePoll}, which adapts to how I/O ends their sleeps, as this watch adapts to
  * submitters).
  *
- * <p><b>Threads.</b> All public methods are thread-safe. The metrics are written by the loop thread into plain
- * fields; reads from other threads are best effort.
+ * <p><b>Threads.</b> All public methods are thread-safe. The metrics ({@link EventLoopMetrics}, also reached as
+ * {@link #metrics()}) are written by the loop thread into plain fields (wake-ups, by the wakers into an adder); reads
+ * from other threads are best effort.
  */
-public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor implements EventLoop {
+public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor implements EventLoop, EventLoopMetrics {
     /** Default {@linkplain #ioRatio() I/O ratio}: half of a busy loop's time for I/O, half for tasks. */
     public static final int DEFAULT_IO_RATIO = 50;
     /**
@@ -105,6 +108,9 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     private final Set<AbstractChannel> handlelessChannels = Collections.newSetFromMap(new IdentityHashMap<>());
     // Written by the loop thread; read by anyone, best effort.
     private int ioEventsHandledLastRun;
+    private final long createdAtNanos = System.nanoTime();
+    // Written by the threads that wake the loop (once per sleep, by the first of them).
+    private final LongAdder wakeups = new LongAdder();
 
     /**
      * A loop whose thread comes from {@code threadFactory} ({@code null}: a {@link DefaultThreadFactory}), with
@@ -280,6 +286,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
             // Once per sleep (only the first waker gets here): tells the loop how soon after sleeping it was
             // needed, which sizes its next idle watch.
             context.wokenAtNanos = System.nanoTime();
+            wakeups.increment();
             ioHandler.wakeup();
         }
         // Covers the park of the graceful-shutdown quiet period.
@@ -295,6 +302,9 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
         volatile long wokenAtNanos = NOT_IDLE;
         // Whether a submitter ended the last sleep: until one does, the watch at its minimum is not run (below).
         private boolean lastSleepEndedBySubmitter;
+        // Every reported I/O time added up; here rather than among the loop's fields, which submitters read: this
+        // one is written on every run with I/O. Read by anyone, best effort.
+        long totalIoTimeNanos;
 
         @Override
         public boolean canBlock() {
@@ -366,6 +376,7 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
         @Override
         public void reportActiveIoTime(long activeIoTimeNanos) {
             long reported = Math.max(0, activeIoTimeNanos);
+            totalIoTimeNanos += reported;
             if (reportedIoTimeNanos != reported) {
                 reportedIoTimeNanos = reported;
             }
@@ -483,6 +494,33 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     /** What the most recent {@link IoHandler#run} returned: handles it dispatched to. Any thread, best effort. */
     public int ioEventsHandledLastRun() {
         return ioEventsHandledLastRun;
+    }
+
+    /** Returns this loop, whose metrics are read from it directly. */
+    @Override
+    public EventLoopMetrics metrics() {
+        return this;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Counts only what the I/O handler reports through {@link IoHandlerContext#reportActiveIoTime}.
+     */
+    @Override
+    public long ioTimeNanos() {
+        return context.totalIoTimeNanos;
+    }
+
+    @Override
+    public double ioTimeRatio() {
+        long alive = System.nanoTime() - createdAtNanos;
+        return alive <= 0 ? 0 : Math.min(1.0, (double) context.totalIoTimeNanos / alive);
+    }
+
+    @Override
+    public long wakeups() {
+        return wakeups.sum();
     }
 
     /** Starts one new thread per task; used to start the loop thread from a factory. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioIoOps;
 import io.weir.channel.nio.PipeHandle;
+import io.weir.metrics.EventLoopMetrics;
 import io.weir.util.ManualTicker;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.FastThreadLocalThread;
@@ -181,10 +182,19 @@ class SingleThreadIoEventLoopTest {
                 assertThat(ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("task %d ran", i).isTrue();
             }
             assertThat(handler.get().initialized).isTrue();
+            assertThat(loop.metrics().pendingTasks()).isZero();
+            assertThat(loop.metrics().registeredChannels()).isZero();
         } finally {
             terminate(loop);
         }
         assertThat(handler.get().destroyed).isTrue();
+        EventLoopMetrics metrics = loop.metrics();
+        assertThat(metrics.wakeups()).as("the metrics count each wake-up the handler saw").isPositive()
+                .isEqualTo(handler.get().wakeups.get());
+        assertThat(metrics.totalTasksRun()).isGreaterThanOrEqualTo(51);
+        assertThat(metrics.ioTimeRatio()).isBetween(0.0, 1.0);
+        assertThat(new io.weir.channel.embedded.EmbeddedEventLoop(io.weir.util.Ticker.system()).metrics()
+                .registeredChannels()).as("a loop that keeps no counters says so").isEqualTo(-1);
     }
 
     @Test

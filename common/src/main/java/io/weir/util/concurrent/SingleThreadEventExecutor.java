@@ -1,5 +1,7 @@
 package io.weir.util.concurrent;
 
+import io.weir.metrics.TaskTiming;
+import io.weir.metrics.WeirEvents;
 import io.weir.util.Ticker;
 import io.weir.util.platform.LoopLogger;
 import io.weir.util.platform.Queues;
@@ -410,7 +412,11 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             // One clock read per iteration, as before.
             counters.iterationStartNanos = currentTimeNanos();
         }
-        safeExecute(task);
+        if (TaskTiming.isEnabled()) {
+            timedExecute(task);
+        } else {
+            safeExecute(task);
+        }
         counters.tasksRunThisIteration++;
         counters.totalTasksRun++;
     }
@@ -461,6 +467,8 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
     private void runQueuedTasks(int queued, long deadline, boolean takeNewcomers) {
         LoopCounters c = counters;
         int selfSubmitted = c.selfSubmissions;
+        // Read once per batch: a volatile read per task would cost more than the feature is worth while off.
+        boolean timed = TaskTiming.isEnabled();
         int ran = 0;
         for (;;) {
             if (ran >= queued && (!takeNewcomers || c.selfSubmissions != selfSubmitted
@@ -474,7 +482,11 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
             if (ran == 0 && c.tasksRunThisIteration == 0) {
                 c.iterationStartNanos = currentTimeNanos();
             }
-            safeExecute(task);
+            if (timed) {
+                timedExecute(task);
+            } else {
+                safeExecute(task);
+            }
             ran++;
             if (ran % TASKS_BETWEEN_DEADLINE_CHECKS == 0 && deadline != Long.MAX_VALUE
                     && currentTimeNanos() >= deadline) {
@@ -484,6 +496,24 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         if (ran != 0) {
             c.tasksRunThisIteration += ran;
             c.totalTasksRun += ran;
+        }
+    }
+
+    /**
+     * Runs {@code task} like {@code safeExecute}, timed by the system clock (not the ticker: a manual ticker does not
+     * move while a task runs): keeps the longest time, counts and reports a slow task ({@link TaskTiming}).
+     */
+    private void timedExecute(Runnable task) {
+        long start = System.nanoTime();
+        safeExecute(task);
+        long took = System.nanoTime() - start;
+        LoopCounters c = counters;
+        if (took > c.longestTaskNanos) {
+            c.longestTaskNanos = took;
+        }
+        if (took >= TaskTiming.slowTaskThresholdNanos()) {
+            c.slowTasks++;
+            WeirEvents.slowTask(task, took);
         }
     }
 
@@ -790,6 +820,22 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         return counters.totalTasksRun;
     }
 
+    /**
+     * The longest task run since the executor started, in nanoseconds; only tasks run while {@link TaskTiming} is
+     * on are timed (0 until then). Best effort from other threads.
+     */
+    public long longestTaskNanos() {
+        return counters.longestTaskNanos;
+    }
+
+    /**
+     * Tasks that ran {@link TaskTiming#slowTaskThresholdNanos()} or longer while {@link TaskTiming} was on. Best
+     * effort from other threads.
+     */
+    public long slowTasks() {
+        return counters.slowTasks;
+    }
+
     @Override
     public String toString() {
         return getClass().getSimpleName() + '@' + Integer.toHexString(hashCode()) + "(state: " + state + ')';
@@ -811,6 +857,9 @@ public abstract class SingleThreadEventExecutor extends AbstractScheduledEventEx
         long iterationStartNanos;
         // Also read by other threads, best effort.
         long totalTasksRun;
+        // Written only while TaskTiming is on; also read by other threads, best effort.
+        long longestTaskNanos;
+        long slowTasks;
         int tasksRunThisIteration;
         // Also read by other threads, best effort.
         int tasksRunLastIteration;

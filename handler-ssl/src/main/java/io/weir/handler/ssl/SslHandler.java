@@ -7,6 +7,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.UnsupportedMessageTypeException;
 import io.weir.handler.ssl.internal.TlsRecords;
+import io.weir.metrics.TlsMetrics;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.DefaultPromise;
 import io.weir.util.concurrent.Future;
@@ -107,6 +108,10 @@ public final class SslHandler implements ChannelHandler {
     private Throwable failure;
     private boolean readDuringHandshake;
     private boolean tls13;
+    /** Where handshakes are counted; null when nobody asked. */
+    private TlsMetrics metrics;
+    private long handshakeStartNanos;
+    private long handshakeStartMillis;
 
     /** A handler over {@code engine}, whose client or server mode is already set. */
     public SslHandler(SSLEngine engine) {
@@ -160,6 +165,15 @@ public final class SslHandler implements ChannelHandler {
             throw new IllegalStateException("the SslHandler has not been added to a pipeline yet");
         }
         return p;
+    }
+
+    /**
+     * Counts this handler's handshake (completed, resumed, or failed and why) in {@code metrics}, usually shared by
+     * every connection of a server. Call before the handler is added to a pipeline. Returns this.
+     */
+    public SslHandler metrics(TlsMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        return this;
     }
 
     /** The handshake timeout in milliseconds; 0 waits forever (not recommended with untrusted peers). */
@@ -253,6 +267,8 @@ public final class SslHandler implements ChannelHandler {
             return;
         }
         handshakeStarted = true;
+        handshakeStartNanos = System.nanoTime();
+        handshakeStartMillis = System.currentTimeMillis();
         handshakeTimer.start(ctx.executor(), this::handshakeTimedOut);
         if (engine.getUseClientMode() && !(startTls && !sentFirstMessage)) {
             beginClientHandshake(ctx);
@@ -405,6 +421,8 @@ public final class SslHandler implements ChannelHandler {
         }
         handshakeTimer.cancel();
         tls13 = "TLSv1.3".equals(engine.getSession().getProtocol());
+        HandshakeMetrics.completed(metrics, engine, ctx.channel().remoteAddress(), handshakeStartNanos,
+                handshakeStartMillis);
         encryptor.resetRecordBufferSize();
         handshakePromise.trySuccess(ctx.channel());
         ctx.fireUserEventTriggered(SslHandshakeCompletionEvent.SUCCESS);
@@ -449,6 +467,7 @@ public final class SslHandler implements ChannelHandler {
         handshakeTimer.cancel();
         encryptor.releaseAndFail(cause);
         if (handshakePromise.tryFailure(cause)) {
+            HandshakeMetrics.failed(metrics, engine, ctx.channel().remoteAddress(), cause, handshakeStartNanos);
             ctx.fireUserEventTriggered(new SslHandshakeCompletionEvent(cause));
         }
         return true;

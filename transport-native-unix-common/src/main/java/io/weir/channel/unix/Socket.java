@@ -167,6 +167,17 @@ public final class Socket extends FileDescriptor {
     }
 
     /**
+     * Wraps a connection accepted on this listening socket other than through {@link #accept()} (by an io_uring
+     * accept operation, which hands back only the descriptor): a socket of this one's family over {@code fd},
+     * which the returned object owns from now on.
+     *
+     * @throws IllegalArgumentException if {@code fd} is negative
+     */
+    public Socket acceptedSocket(int fd) {
+        return new Socket(fd, family);
+    }
+
+    /**
      * Starts connecting to {@code remote}.
      *
      * @return {@code true} if connected at once (typical for domain sockets), {@code false} if the attempt goes on

@@ -7,6 +7,7 @@ import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
+import io.weir.metrics.HttpMetrics;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
@@ -132,6 +133,8 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     private long writtenBytesSeen;
     /** Whether an {@link HttpServerCodec} is in the pipeline to close gracefully (rather than a bare decoder). */
     private boolean codecLingers;
+    /** Where fired timeouts are counted; null when nobody asked. */
+    private final HttpMetrics metrics;
 
     /** A handler with the {@link HttpServerTimeouts} defaults. */
     public HttpServerTimeoutHandler() {
@@ -144,7 +147,20 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
      * @throws NullPointerException if {@code timeouts} is null
      */
     public HttpServerTimeoutHandler(HttpServerTimeouts timeouts) {
+        this(timeouts, null);
+    }
+
+    /**
+     * A handler with the limits of {@code timeouts}, copied now, that counts into {@code metrics} (null: counts
+     * nothing) each timeout it acts on ({@link HttpMetrics#timeouts()}) and, as it sees every response anyway, each
+     * response head by status class ({@link HttpMetrics#responses()}), its own 408s included: a server with this
+     * handler needs no other response counter on its HTTP/1.1 connections.
+     *
+     * @throws NullPointerException if {@code timeouts} is null
+     */
+    public HttpServerTimeoutHandler(HttpServerTimeouts timeouts, HttpMetrics metrics) {
         Objects.requireNonNull(timeouts, "timeouts");
+        this.metrics = metrics;
         headTimeoutNanos = timeouts.requestHeadTimeoutNanos();
         idleTimeoutNanos = timeouts.idleTimeoutNanos();
         minBodyRate = timeouts.minBodyRateBytesPerSecond();
@@ -307,6 +323,9 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (metrics != null && msg instanceof HttpResponse counted) {
+            metrics.response(counted.status().code());
+        }
         if (phase == STOPPED || phase == CLOSING) {
             ctx.write(msg, promise);
             return;
@@ -394,6 +413,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
             if (now - deadline < 0) {
                 return deadline;
             }
+            timedOut(HttpMetrics.Timeout.REQUEST_HEAD);
             if (phase == IN_HEAD) {
                 log("request head not complete after {0} ms", TimeUnit.NANOSECONDS.toMillis(headTimeoutNanos));
                 answer408();
@@ -411,6 +431,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         if (now - deadline < 0) {
             return deadline;
         }
+        timedOut(HttpMetrics.Timeout.IDLE);
         log("connection idle for {0} ms", TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos));
         ctx.close();
         return 0;
@@ -436,6 +457,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         if (now - writeProgressNanos < writeProgressTimeoutNanos) {
             return true;
         }
+        timedOut(HttpMetrics.Timeout.WRITE_PROGRESS);
         log("client read none of its queued output for {0} ms",
                 TimeUnit.NANOSECONDS.toMillis(writeProgressTimeoutNanos));
         ctx.close();
@@ -479,6 +501,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
             windowBytes = 0;
             return now + windowNanos;
         }
+        timedOut(HttpMetrics.Timeout.BODY_RATE);
         log("request body below the minimum rate of {0} bytes/s", minBodyRate);
         boolean canAnswer = !responseInProgress && responsesBegun == requestsReceived - 1;
         if (canAnswer) {
@@ -488,6 +511,12 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         // A response has begun and cannot be replaced: close; the codec lingers, the client is inside a body.
         ctx.close();
         return 0;
+    }
+
+    private void timedOut(HttpMetrics.Timeout kind) {
+        if (metrics != null) {
+            metrics.timeout(kind);
+        }
     }
 
     private void log(String message, long value) {
@@ -510,6 +539,10 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
                 Unpooled.EMPTY_BUFFER);
         res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
                 .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
+        if (metrics != null) {
+            // Written from here, it does not pass through this handler's write.
+            metrics.response(HttpResponseStatus.REQUEST_TIMEOUT.code());
+        }
         ChannelFuture written = ctx.writeAndFlush(res);
         if (codecLingers) {
             ctx.close();

@@ -9,6 +9,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.metrics.HttpMetrics;
 import io.weir.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -93,6 +94,24 @@ class HttpServerTimeoutHandlerTest {
         assertThat(written).startsWith("HTTP/1.1 408 Request Timeout").containsIgnoringCase("connection: close");
         assertThat(ch.isOpen()).isFalse();
         assertThat(app.uris).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void metricsCountEveryResponseAndTheTimeoutThatFired() {
+        HttpMetrics metrics = new HttpMetrics();
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(),
+                new HttpServerTimeoutHandler(timeouts(), metrics), new Answering());
+        send(ch, HEAD);
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith(OK_RESPONSE_START);
+        send(ch, "GET /slow HTTP/1.1\r\n");
+        advance(ch, 10);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(metrics.responses().counter(1).sum()).as("2xx").isEqualTo(2);
+        assertThat(metrics.responses().counter(3).sum()).as("4xx: the 408").isEqualTo(1);
+        assertThat(metrics.timeouts().counter(HttpMetrics.Timeout.REQUEST_HEAD.ordinal()).sum()).isEqualTo(1);
+        assertThat(metrics.timeouts().total()).isEqualTo(1);
         ch.finishAndReleaseAll();
     }
 

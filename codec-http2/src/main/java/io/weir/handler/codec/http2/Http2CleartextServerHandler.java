@@ -7,6 +7,7 @@ import io.weir.channel.ChannelInitializer;
 import io.weir.channel.Channel;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http2.internal.Http2Frames;
+import io.weir.metrics.HttpMetrics;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.Objects;
@@ -112,6 +113,10 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
         // Nothing decided within the limit: a silent client or a partial preface or first line. Closed quietly;
         // no protocol was chosen to answer in.
         decided = true;
+        HttpMetrics metrics = http2.metrics();
+        if (metrics != null) {
+            metrics.timeout(HttpMetrics.Timeout.REQUEST_HEAD);
+        }
         releaseBuffered();
         ctx.close();
     }

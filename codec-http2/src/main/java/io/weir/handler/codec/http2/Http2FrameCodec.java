@@ -1,7 +1,5 @@
 package io.weir.handler.codec.http2;
 
-import io.weir.metrics.HttpMetrics;
-import io.weir.metrics.WeirEvents;
 import static io.weir.handler.codec.http2.Http2Exception.connectionError;
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
@@ -24,6 +22,8 @@ import io.weir.handler.codec.http2.internal.Http2StreamIds;
 import io.weir.handler.codec.http2.internal.Http2StreamState;
 import io.weir.handler.codec.http2.internal.hpack.HpackDecoder;
 import io.weir.handler.codec.http2.internal.hpack.HpackEncoder;
+import io.weir.metrics.HttpMetrics;
+import io.weir.metrics.WeirEvents;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;

@@ -3,6 +3,7 @@ package io.weir.handler.codec.http2;
 import io.weir.handler.codec.http.HttpServerTimeouts;
 
 import io.weir.handler.codec.http2.internal.Http2FrameReader;
+import io.weir.metrics.HttpMetrics;
 import io.weir.util.Ticker;
 import java.util.Objects;
 
@@ -35,6 +36,7 @@ public final class Http2FrameCodecBuilder {
     private long minBodyRateBytesPerSecond;
     Http2ResetBudget sharedResetBudget;
     Ticker ticker;
+    HttpMetrics metrics;
 
     private Http2FrameCodecBuilder(boolean server) {
         this.server = server;
@@ -265,6 +267,15 @@ public final class Http2FrameCodecBuilder {
      */
     public Http2FrameCodecBuilder sharedResetBudget(Http2ResetBudget budget) {
         this.sharedResetBudget = Objects.requireNonNull(budget, "budget");
+        return this;
+    }
+
+    /**
+     * Records this connection's streams, RST_STREAM and GOAWAY frames and fired timeouts into {@code metrics}
+     * (shared by every connection of a server); none by default, which costs a null check per event.
+     */
+    public Http2FrameCodecBuilder metrics(HttpMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
         return this;
     }
 

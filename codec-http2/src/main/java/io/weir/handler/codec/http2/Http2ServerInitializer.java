@@ -3,6 +3,7 @@ package io.weir.handler.codec.http2;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelPipeline;
+import io.weir.metrics.HttpMetrics;
 import java.util.Objects;
 
 /**
@@ -36,6 +37,11 @@ public final class Http2ServerInitializer {
         }
         pipeline.addLast(codec, new Http2MultiplexHandler(streamHandler));
         return codec;
+    }
+
+    /** Where the codecs count, also the cleartext handler's timeout; null when nobody asked. */
+    HttpMetrics metrics() {
+        return codecBuilder.metrics;
     }
 
     /** {@link #install(ChannelPipeline)} on {@code channel}'s pipeline. */

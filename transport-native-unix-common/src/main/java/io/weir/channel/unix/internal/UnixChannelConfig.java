@@ -1,5 +1,6 @@
 package io.weir.channel.unix.internal;
 
+import io.weir.channel.Channel;
 import io.weir.channel.ChannelException;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.DefaultChannelConfig;
@@ -43,8 +44,20 @@ public class UnixChannelConfig extends DefaultChannelConfig {
      */
     public UnixChannelConfig(AbstractUnixChannel channel, int maxMessagesPerRead, int backlog,
                              ChannelOption<?>... socketOptions) {
+        this(channel, channel.socket, maxMessagesPerRead, backlog, socketOptions);
+    }
+
+    /**
+     * The config of a channel over {@code socket} that is not an {@link AbstractUnixChannel} (io_uring's, which
+     * completes operations instead of watching readiness); it overrides {@link #autoReadCleared()}.
+     *
+     * @param backlog the server's default backlog, or {@link #NO_BACKLOG}
+     * @param socketOptions the options this channel's socket takes
+     */
+    public UnixChannelConfig(Channel channel, Socket socket, int maxMessagesPerRead, int backlog,
+                             ChannelOption<?>... socketOptions) {
         super(channel, maxMessagesPerRead);
-        this.socket = channel.socket;
+        this.socket = socket;
         this.socketOptions = socketOptions;
         this.backlog = backlog;
     }
@@ -222,6 +235,8 @@ public class UnixChannelConfig extends DefaultChannelConfig {
 
     @Override
     protected void autoReadCleared() {
-        ((AbstractUnixChannel) channel).clearReadPending();
+        if (channel instanceof AbstractUnixChannel unixChannel) {
+            unixChannel.clearReadPending();
+        }
     }
 }

@@ -1,0 +1,47 @@
+/**
+ * Weir's Linux io_uring transport: a completion-based {@link io.weir.channel.IoHandler} that talks to the kernel's
+ * io_uring ABI directly ({@code io_uring_setup}, {@code io_uring_enter}, {@code io_uring_register} and the mmapped
+ * rings; no liburing), through a JNI library the Maven build compiles and bundles in the jar.
+ *
+ * <h2>What exists</h2>
+ * <ul>
+ *   <li>{@link io.weir.channel.uring.IoUring}: whether the transport can run here and why not (not Linux, library
+ *       not loadable, no io_uring in the kernel, io_uring disabled by {@code kernel.io_uring_disabled} or a seccomp
+ *       filter, a kernel older than Linux 5.11), the one fallback line, the probed operations
+ *       ({@code IORING_REGISTER_PROBE}) and the best setup flags.</li>
+ *   <li>{@link io.weir.channel.uring.IoUringIoHandler} on the {@link io.weir.channel.IoHandler} contract: one
+ *       {@code io_uring_enter} per loop turn that submits everything queued and waits with the loop's deadline as
+ *       its timeout; {@code SINGLE_ISSUER | DEFER_TASKRUN} where the kernel has them (else
+ *       {@code COOP_TASKRUN | TASKRUN_FLAG}, else none); a registered ring descriptor; wake-ups through an
+ *       eventfd read kept armed on the ring; {@code user_data} that names the registration and the operation;
+ *       cancellation of everything in flight ({@code IORING_OP_ASYNC_CANCEL}) when a registration is cancelled or
+ *       the loop shuts down, waiting for the completions so that no completion can touch freed memory.</li>
+ *   <li>{@link io.weir.channel.uring.IoUringIoHandle}, {@link io.weir.channel.uring.IoUringIoOps} (an SQE) and
+ *       {@link io.weir.channel.uring.IoUringIoEvent} (a CQE): what a handle submits and hears, and when it may
+ *       free the memory it lent the kernel ({@link io.weir.channel.uring.IoUringIoHandle#unregistered()}).</li>
+ *   <li>TCP: {@link io.weir.channel.uring.IoUringServerSocketChannel} (multishot accept, with the accept back-off
+ *       of the other transports) and {@link io.weir.channel.uring.IoUringSocketChannel} (one receive in flight
+ *       into a direct buffer from the channel's allocator; one write in flight from the outbound buffer, a send or
+ *       a writev of up to 256 buffers; file regions with {@code sendfile(2)} and a poll for writability; connect
+ *       through a non-blocking {@code connect(2)} and a poll; half-closure; the usual socket options). They pass
+ *       the testsuite's shared and TCP scenarios, and the reference server runs on them with
+ *       {@code --transport io_uring}. Every buffer lent to the kernel is released by its operation's completion,
+ *       so closing with operations in flight never frees memory the kernel still uses, and a channel makes the
+ *       handler submit what is queued before it closes its descriptor, so no SQE can reach a descriptor number
+ *       that was reused meanwhile.</li>
+ * </ul>
+ *
+ * <h2>What does not exist yet</h2>
+ * Unix domain stream and UDP channels; multishot receive into provided buffer rings (each connection now holds a
+ * receive buffer while it waits); {@code SEND_ZC}; splice for {@link io.weir.channel.FileRegion}s (they use a
+ * direct {@code sendfile(2)} now); the server's own test matrix over io_uring; the benchmarks against epoll and
+ * Netty's io_uring. The SQE of each
+ * operation is described by a new {@link io.weir.channel.uring.IoUringIoOps}, an allocation per operation that
+ * the channels may pool later.
+ *
+ * <h2>Threads</h2>
+ * Everything runs on the event loop that owns the ring (its single issuer), except
+ * {@link io.weir.channel.IoHandler#wakeup()} and {@link io.weir.channel.IoRegistration#cancel()}, which any
+ * thread may call, and {@link io.weir.channel.uring.IoUring}'s static methods.
+ */
+package io.weir.channel.uring;
