@@ -39,6 +39,9 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private boolean open = true;
     private boolean readPending;
     private boolean delivering;
+    /** A task is queued to serve a read the last delivery left pending. */
+    private boolean deliveryScheduled;
+    private final Runnable deliverPendingRead = this::deliverPendingRead;
     boolean readCompletePending;
     private boolean closeWhenDrained;
     private boolean writing;
@@ -168,6 +171,20 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         }
         if (closeWhenDrained && inbound.isEmpty()) {
             close();
+        } else if (open && readPending && !inbound.isEmpty() && !deliveryScheduled) {
+            // A read the pipeline asked for during this delivery (from channelRead or channelReadComplete) that the
+            // per-read budget left unserved: served by a task, not here, so one stream's backlog does not hold the
+            // loop. Without it the frames would wait for a read that already happened, their bytes unconsumed, and
+            // the peer, out of window, would wait for them: the stream would stall.
+            deliveryScheduled = true;
+            eventLoop().execute(deliverPendingRead);
+        }
+    }
+
+    private void deliverPendingRead() {
+        deliveryScheduled = false;
+        if (open && readPending && !delivering && !inbound.isEmpty()) {
+            deliver(!multiplexer.inParentRead());
         }
     }
 

@@ -127,6 +127,52 @@ class Http2MultiplexHandlerTest {
     }
 
     @Test
+    void readAskedForDuringADeliveryIsServedBeyondTheReadBudget() {
+        // A reader that asks for the next read as it takes each frame (as a gRPC call with demand does), with more
+        // frames queued than one read delivers: the reads asked for inside the delivery must not be lost, or the
+        // stream stalls with its bytes unconsumed while the peer waits for window.
+        List<Channel> children = new ArrayList<>();
+        List<Object> read = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                children.add(ch);
+                ch.config().setAutoRead(false);
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        read.add(msg);
+                        ReferenceCountUtil.release(msg);
+                        ctx.read();
+                    }
+
+                    @Override
+                    public void channelReadComplete(ChannelHandlerContext ctx) {
+                        ctx.read();
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, post("/"), false);
+            for (int i = 0; i < 40; i++) {
+                c.data(1, new byte[1_000], false);
+            }
+            c.read();
+            assertThat(read).isEmpty();
+            // The first read comes from outside the connection's read (a task, as a listener's request(n) does).
+            c.channel.eventLoop().execute(() -> children.get(0).read());
+            // The HEADERS frame and the 40 DATA frames.
+            for (int turn = 0; turn < 10 && read.size() < 41; turn++) {
+                c.channel.runPendingTasks();
+            }
+            assertThat(read).hasSize(41);
+            assertThat(read.stream().filter(m -> m instanceof Http2DataFrame)).hasSize(40);
+        }
+    }
+
+    @Test
     void childWritabilityFollowsTheStreamWindow() {
         List<Channel> children = new ArrayList<>();
         ChannelInitializer<Channel> init = new ChannelInitializer<>() {
