@@ -3,9 +3,9 @@ package io.weir.metrics;
 import java.util.Locale;
 
 /**
- * Connections of a server: accepted so far, open now, closed by reason, and the bytes they carried (as the socket
- * saw them: TLS records, HTTP framing and all). Updated by the transport's {@code ChannelMetricsHandler}.
- * Thread-safe.
+ * Connections of a server: accepted so far, open now, and closed by reason. Updated by the transport's
+ * {@code ChannelMetricsHandler}. (The bytes connections carry are counted per event loop:
+ * {@link EventLoopMetrics#bytesRead()}.) Thread-safe.
  */
 public final class ChannelMetrics {
     /** Why a connection closed: the label values of {@link #closed()}, in index order. */
@@ -26,8 +26,6 @@ public final class ChannelMetrics {
     private final Counter accepted = new Counter();
     private final Gauge open = new Gauge();
     private final LabeledCounters closed = LabeledCounters.of("reason", CloseReason.class);
-    private final Counter bytesRead = new Counter();
-    private final Counter bytesWritten = new Counter();
 
     /** Metrics at zero. */
     public ChannelMetrics() {
@@ -46,16 +44,6 @@ public final class ChannelMetrics {
     /** Closed connections by {@link CloseReason} (index = ordinal). */
     public LabeledCounters closed() {
         return closed;
-    }
-
-    /** Bytes received. */
-    public Counter bytesRead() {
-        return bytesRead;
-    }
-
-    /** Bytes handed to the transport to send. */
-    public Counter bytesWritten() {
-        return bytesWritten;
     }
 
     /** Records a connection that became active. */

@@ -23,6 +23,22 @@ public interface EventLoopMetrics {
     /** How many times another thread woke the loop from a sleep to hand it a task. */
     long wakeups();
 
+    /**
+     * Bytes the loop's connections read from their peers since the loop started (as the socket saw them: TLS
+     * records, HTTP framing and all), or 0 if the loop's transport does not count them.
+     */
+    default long bytesRead() {
+        return 0;
+    }
+
+    /**
+     * Bytes the loop's connections handed to the kernel to send since the loop started, or 0 if the loop's
+     * transport does not count them.
+     */
+    default long bytesWritten() {
+        return 0;
+    }
+
     /** Tasks run since the loop started. */
     long totalTasksRun();
 

@@ -3,15 +3,14 @@ package io.weir.micrometer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
-import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.weir.metrics.ChannelMetrics;
 import java.util.Objects;
 
 /**
  * Binds {@link ChannelMetrics}: {@code weir.connections.accepted}, {@code weir.connections.open},
- * {@code weir.connections.closed} (tag {@code reason=peer|local|error}), and {@code weir.connection.received} and
- * {@code weir.connection.sent} in bytes. The registry reads the counters when scraped; it holds them weakly, so keep
+ * and {@code weir.connections.closed} (tag {@code reason=peer|local|error}); the bytes connections carry are the
+ * event loops' ({@link EventLoopMetricsBinder}). The registry reads the counters when scraped; it holds them weakly, so keep
  * the metrics object (the server that records into it does).
  */
 public final class ChannelMetricsBinder implements MeterBinder {
@@ -31,9 +30,5 @@ public final class ChannelMetricsBinder implements MeterBinder {
         Gauge.builder("weir.connections.open", metrics.open(), io.weir.metrics.Gauge::value)
                 .description("Connections active now").tags(tags).strongReference(true).register(registry);
         Meters.counters(registry, "weir.connections.closed", "Connections closed, by reason", metrics.closed(), tags);
-        Meters.counter(registry, "weir.connection.received", "Bytes received on connections", BaseUnits.BYTES,
-                metrics.bytesRead(), tags);
-        Meters.counter(registry, "weir.connection.sent", "Bytes handed to connections to send", BaseUnits.BYTES,
-                metrics.bytesWritten(), tags);
     }
 }

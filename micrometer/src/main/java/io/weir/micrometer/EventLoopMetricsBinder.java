@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.weir.metrics.EventLoopMetrics;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * Binds event loops' {@link EventLoopMetrics}, each tagged {@code loop=<index>}: {@code weir.event.loop.pending.tasks},
  * {@code weir.event.loop.registered.channels}, {@code weir.event.loop.io.time} (seconds, a counter: its rate is the
  * share of time spent on I/O), {@code weir.event.loop.io.time.ratio} (since the loop started),
- * {@code weir.event.loop.wakeups}, {@code weir.event.loop.tasks}, {@code weir.event.loop.longest.task} and
+ * {@code weir.event.loop.wakeups}, {@code weir.event.loop.received}, {@code weir.event.loop.sent} (bytes),
+ * {@code weir.event.loop.tasks}, {@code weir.event.loop.longest.task} and
  * {@code weir.event.loop.slow.tasks}. The loops are those given at construction; the registry reads them, from its
  * own thread, when scraped.
  */
@@ -52,6 +54,12 @@ public final class EventLoopMetricsBinder implements MeterBinder {
             FunctionCounter.builder("weir.event.loop.wakeups", loop, EventLoopMetrics::wakeups)
                     .description("Times another thread woke the event loop to hand it a task").tags(loopTags)
                     .register(registry);
+            FunctionCounter.builder("weir.event.loop.received", loop, EventLoopMetrics::bytesRead)
+                    .description("Bytes the event loop's connections received").baseUnit(BaseUnits.BYTES)
+                    .tags(loopTags).register(registry);
+            FunctionCounter.builder("weir.event.loop.sent", loop, EventLoopMetrics::bytesWritten)
+                    .description("Bytes the event loop's connections handed to the kernel to send")
+                    .baseUnit(BaseUnits.BYTES).tags(loopTags).register(registry);
             FunctionCounter.builder("weir.event.loop.tasks", loop, EventLoopMetrics::totalTasksRun)
                     .description("Tasks the event loop ran").tags(loopTags).register(registry);
             TimeGauge.builder("weir.event.loop.longest.task", loop, TimeUnit.NANOSECONDS,

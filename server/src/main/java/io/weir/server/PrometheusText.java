@@ -54,6 +54,10 @@ final class PrometheusText {
                 EventLoopMetrics::ioTimeRatio);
         perLoop(loops, "weir_event_loop_wakeups_total", "counter",
                 "Times another thread woke the event loop to hand it a task", EventLoopMetrics::wakeups);
+        perLoop(loops, "weir_event_loop_received_bytes_total", "counter", "Bytes the event loop's connections received",
+                EventLoopMetrics::bytesRead);
+        perLoop(loops, "weir_event_loop_sent_bytes_total", "counter",
+                "Bytes the event loop's connections handed to the kernel to send", EventLoopMetrics::bytesWritten);
         perLoop(loops, "weir_event_loop_tasks_total", "counter", "Tasks the event loop ran",
                 EventLoopMetrics::totalTasksRun);
         perLoop(loops, "weir_event_loop_longest_task_seconds", "gauge", "Longest task the event loop ran",
@@ -104,8 +108,6 @@ final class PrometheusText {
         family("weir_connections_open", "gauge", "Connections active now");
         out.append("weir_connections_open ").append(channels.open().value()).append('\n');
         labeled("weir_connections_closed_total", "Connections closed, by reason", null, channels.closed(), true);
-        counter("weir_connection_received_bytes_total", "Bytes received on connections", channels.bytesRead());
-        counter("weir_connection_sent_bytes_total", "Bytes handed to connections to send", channels.bytesWritten());
     }
 
     private void http(HttpMetrics http) {

@@ -54,6 +54,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     // Set to null when the channel closes or its output shuts down: writes then fail at once.
     private volatile ChannelOutboundBuffer outboundBuffer;
+    // The loop's byte counters (null when the loop keeps none); the two totals below are loop thread only.
+    final IoByteCounters ioBytes;
+    private long bytesRead;
+    private long bytesWrittenBeforeDetach;
     private volatile boolean registered;
     private volatile SocketAddress localAddress;
     private volatile SocketAddress remoteAddress;
@@ -88,6 +92,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         this.parent = parent;
         this.eventLoop = Objects.requireNonNull(eventLoop, "eventLoop");
         this.id = Objects.requireNonNull(id, "id");
+        this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
         this.closeFuture = new CloseFuture(this);
         this.voidPromise = new VoidChannelPromise(this);
         DefaultChannelPromise succeeded = new DefaultChannelPromise(this);
@@ -204,6 +209,30 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     public long writtenBytes() {
         ChannelOutboundBuffer buf = outboundBuffer;
         return buf == null ? 0 : buf.writtenBytes();
+    }
+
+    /**
+     * For transports: counts {@code bytes} read from the peer into this channel's total and its loop's
+     * ({@link SingleThreadIoEventLoop#bytesRead()}). A socket transport calls it once per successful read, before
+     * it fires the read. Event loop only.
+     */
+    public final void countBytesRead(int bytes) {
+        bytesRead += bytes;
+        IoByteCounters counters = ioBytes;
+        if (counters != null) {
+            counters.addRead(bytes);
+        }
+    }
+
+    /** Bytes counted by {@link #countBytesRead} since the channel was created, also after it closed. Loop only. */
+    final long totalBytesRead() {
+        return bytesRead;
+    }
+
+    /** {@link #writtenBytes()}, but keeping its last value once the output was shut down or the channel closed. */
+    final long totalBytesWritten() {
+        ChannelOutboundBuffer buf = outboundBuffer;
+        return buf == null ? bytesWrittenBeforeDetach : buf.writtenBytes();
     }
 
     @Override
@@ -805,6 +834,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     final ChannelOutboundBuffer takeOutboundBuffer() {
         ChannelOutboundBuffer buffer = outboundBuffer;
         outboundBuffer = null;
+        if (buffer != null) {
+            bytesWrittenBeforeDetach = buffer.writtenBytes();
+        }
         return buffer;
     }
 
@@ -871,8 +903,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             return;
         }
         if (direction == ChannelShutdownDirection.OUTBOUND) {
-            ChannelOutboundBuffer buffer = outboundBuffer;
-            outboundBuffer = null;
+            ChannelOutboundBuffer buffer = takeOutboundBuffer();
             if (buffer != null) {
                 ChannelOutputShutdownException cause = new ChannelOutputShutdownException("output shut down");
                 buffer.failFlushed(cause, false);

@@ -1,6 +1,5 @@
 package io.weir.channel;
 
-import io.weir.buffer.ByteBuf;
 import io.weir.metrics.ChannelMetrics;
 import io.weir.metrics.ChannelMetrics.CloseReason;
 import io.weir.metrics.WeirEvents;
@@ -8,10 +7,10 @@ import java.util.Objects;
 
 /**
  * Counts one connection into a {@link ChannelMetrics}: opened when it becomes active (or when this handler is added
- * to an active channel), closed with its {@link CloseReason} when it goes inactive, and the bytes read and written
- * on the way; and records the JFR events {@code io.weir.ConnectionOpened} and {@code io.weir.ConnectionClosed}
- * ({@link WeirEvents}). Put it first in a connection's pipeline, e.g. first thing in a server's child initializer,
- * so that it sees the socket's bytes and every close a handler asks for:
+ * to an active channel) and closed with its {@link CloseReason} when it goes inactive; and records the JFR events
+ * {@code io.weir.ConnectionOpened} and {@code io.weir.ConnectionClosed} ({@link WeirEvents}), the latter with the
+ * bytes the connection carried. Put it first in a connection's pipeline, e.g. first thing in a server's child
+ * initializer, so that it sees every close a handler asks for:
  * <pre>{@code
  * ch.pipeline().addFirst(new ChannelMetricsHandler(metrics.channels()));
  * }</pre>
@@ -20,10 +19,11 @@ import java.util.Objects;
  * {@link CloseReason#LOCAL} when a close passed through it (a handler's or the application's), and
  * {@link CloseReason#PEER} otherwise: the transport closed the channel itself, on the peer's end of stream or reset.
  *
+ * <p>It does no work per message: it handles neither reads nor writes nor flushes, so the pipeline passes them by.
+ * The bytes are the transport's own counts, kept per loop ({@link io.weir.metrics.EventLoopMetrics#bytesRead()},
+ * {@link io.weir.metrics.EventLoopMetrics#bytesWritten()}) and per channel for the close event.
+ *
  * <p>One instance per connection (it keeps the connection's state); every method runs on the channel's event loop.
- * The bytes are counted in plain fields of this handler and added to the shared counters once per flush and at the
- * close (received: what reached {@code channelRead}; sent: what the transport took, {@link Channel#writtenBytes()}):
- * no work per message written, and two adder updates per flush, not per message.
  */
 public final class ChannelMetricsHandler implements ChannelHandler {
     private final ChannelMetrics metrics;
@@ -31,9 +31,6 @@ public final class ChannelMetricsHandler implements ChannelHandler {
     private boolean closedLocally;
     private boolean failed;
     private long openedAtNanos;
-    private long bytesRead;
-    private long bytesReadPublished;
-    private long bytesWrittenPublished;
 
     /** A handler that counts into {@code metrics}. */
     public ChannelMetricsHandler(ChannelMetrics metrics) {
@@ -64,38 +61,6 @@ public final class ChannelMetricsHandler implements ChannelHandler {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof ByteBuf buf) {
-            bytesRead += buf.readableBytes();
-        }
-        ctx.fireChannelRead(msg);
-    }
-
-    @Override
-    public void flush(ChannelHandlerContext ctx) {
-        ctx.flush();
-        publishRead();
-        publishWritten(ctx.channel());
-    }
-
-    private void publishRead() {
-        long unpublished = bytesRead - bytesReadPublished;
-        if (unpublished != 0) {
-            bytesReadPublished = bytesRead;
-            metrics.bytesRead().add(unpublished);
-        }
-    }
-
-    private void publishWritten(Channel ch) {
-        // 0 once the channel closed (its outbound buffer is gone): never a step backwards.
-        long written = ch.writtenBytes();
-        if (written > bytesWrittenPublished) {
-            metrics.bytesWritten().add(written - bytesWrittenPublished);
-            bytesWrittenPublished = written;
-        }
-    }
-
-    @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         failed = true;
         ctx.fireExceptionCaught(cause);
@@ -104,7 +69,6 @@ public final class ChannelMetricsHandler implements ChannelHandler {
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
         closedLocally = true;
-        publishWritten(ctx.channel());
         ctx.close(promise);
     }
 
@@ -112,12 +76,17 @@ public final class ChannelMetricsHandler implements ChannelHandler {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (counted) {
             counted = false;
-            publishRead();
             CloseReason reason = failed ? CloseReason.ERROR : closedLocally ? CloseReason.LOCAL : CloseReason.PEER;
             metrics.closed(reason);
             Channel ch = ctx.channel();
+            long read = 0;
+            long written = 0;
+            if (ch instanceof AbstractChannel counting) {
+                read = counting.totalBytesRead();
+                written = counting.totalBytesWritten();
+            }
             WeirEvents.connectionClosed(ch.id(), ch.remoteAddress(), reason, System.nanoTime() - openedAtNanos,
-                    bytesRead, bytesWrittenPublished);
+                    read, written);
         }
         ctx.fireChannelInactive();
     }

@@ -62,6 +62,8 @@ public final class ChannelOutboundBuffer {
             AtomicIntegerFieldUpdater.newUpdater(ChannelOutboundBuffer.class, "writabilityEventPending");
 
     private final Channel channel;
+    // The channel's loop's byte counters: the byte-level removals (a socket's writes) count into them.
+    private final IoByteCounters ioBytes;
     private final Runnable fireWritabilityChanged;
 
     // Event loop only.
@@ -84,6 +86,7 @@ public final class ChannelOutboundBuffer {
      */
     public ChannelOutboundBuffer(Channel channel) {
         this.channel = Objects.requireNonNull(channel, "channel");
+        this.ioBytes = channel instanceof AbstractChannel c ? c.ioBytes : null;
         this.fireWritabilityChanged = () -> {
             writabilityEventPending = 0;
             channel.pipeline().fireChannelWritabilityChanged();
@@ -198,6 +201,14 @@ public final class ChannelOutboundBuffer {
         Entry entry = flushedEntry;
         if (entry != null) {
             progress(entry, amount);
+            countWritten(amount);
+        }
+    }
+
+    private void countWritten(long amount) {
+        IoByteCounters counters = ioBytes;
+        if (counters != null && amount > 0) {
+            counters.addWritten(amount);
         }
     }
 
@@ -304,6 +315,7 @@ public final class ChannelOutboundBuffer {
         if (writtenBytes < 0) {
             throw new IllegalArgumentException("writtenBytes: " + writtenBytes + " (expected: >= 0)");
         }
+        countWritten(writtenBytes);
         // The pending bytes of the removed entries are subtracted once, at the end: one atomic update and one
         // water-mark check per write instead of one per buffer. Writability events are tasks anyway.
         long removedPendingBytes = 0;

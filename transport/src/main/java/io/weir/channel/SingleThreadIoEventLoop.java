@@ -111,6 +111,8 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     private final long createdAtNanos = System.nanoTime();
     // Written by the threads that wake the loop (once per sleep, by the first of them).
     private final LongAdder wakeups = new LongAdder();
+    // Written by the loop's channels on the loop thread; read by anyone, best effort.
+    final IoByteCounters ioBytes = new IoByteCounters();
 
     /**
      * A loop whose thread comes from {@code threadFactory} ({@code null}: a {@link DefaultThreadFactory}), with
@@ -521,6 +523,26 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     @Override
     public long wakeups() {
         return wakeups.sum();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Counted by the socket transports (NIO, epoll, kqueue, io_uring) for stream channels.
+     */
+    @Override
+    public long bytesRead() {
+        return ioBytes.read();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Counted by the socket transports (NIO, epoll, kqueue, io_uring) for stream channels.
+     */
+    @Override
+    public long bytesWritten() {
+        return ioBytes.written();
     }
 
     /** Starts one new thread per task; used to start the loop thread from a factory. */

@@ -10,6 +10,9 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.ConnectTimeoutException;
+import io.weir.channel.EventLoop;
+import io.weir.metrics.EventLoopMetrics;
+import io.weir.util.concurrent.EventExecutor;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -43,6 +46,32 @@ abstract class AbstractSocketTransportScenarioTest extends AbstractTransportScen
             probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             return probe.getLocalAddress();
         }
+    }
+
+    @Test
+    void theLoopsCountTheBytesTheirConnectionsCarried() throws Exception {
+        int length = 100_000;
+        long readBefore = 0;
+        long writtenBefore = 0;
+        for (EventExecutor loop : group) {
+            readBefore += ((EventLoop) loop).metrics().bytesRead();
+            writtenBefore += ((EventLoop) loop).metrics().bytesWritten();
+        }
+        Channel server = bind(server(new EchoHandler()));
+        Collector collector = new Collector(length);
+        Channel client = connect(client(collector), server.localAddress());
+        client.writeAndFlush(Unpooled.wrappedBuffer(randomBytes(length, 7)));
+        collector.done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        long read = -readBefore;
+        long written = -writtenBefore;
+        for (EventExecutor loop : group) {
+            // Read on each loop, after what the loop did: its counts are written by its own thread.
+            EventLoopMetrics metrics = ((EventLoop) loop).metrics();
+            read += loop.submit(metrics::bytesRead).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            written += loop.submit(metrics::bytesWritten).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        assertThat(read).as("the server's reads and the client's").isEqualTo(2L * length);
+        assertThat(written).as("the client's writes and the echo").isEqualTo(2L * length);
     }
 
     @Test

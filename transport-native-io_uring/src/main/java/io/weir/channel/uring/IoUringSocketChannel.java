@@ -349,6 +349,7 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
         RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
         if (res > 0) {
             buf.writerIndex(buf.writerIndex() + res);
+            countBytesRead(res);
             allocHandle.lastBytesRead(res);
             allocHandle.incMessagesRead(1);
             readServed();

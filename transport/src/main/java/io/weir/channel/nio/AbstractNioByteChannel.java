@@ -101,6 +101,7 @@ public abstract class AbstractNioByteChannel extends AbstractNioChannel {
                     }
                     break;
                 }
+                countBytesRead(handle.lastBytesRead());
                 handle.incMessagesRead(1);
                 readServed();
                 ByteBuf read = buf;

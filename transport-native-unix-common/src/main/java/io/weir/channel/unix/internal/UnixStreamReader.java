@@ -2,6 +2,7 @@ package io.weir.channel.unix.internal;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
+import io.weir.channel.AbstractChannel;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelPipeline;
@@ -59,7 +60,7 @@ public final class UnixStreamReader {
         void endOfInput();
     }
 
-    private final Channel channel;
+    private final AbstractChannel channel;
     private final Socket socket;
     private final Input input;
 
@@ -68,7 +69,7 @@ public final class UnixStreamReader {
      *
      * @throws NullPointerException if an argument is null
      */
-    public UnixStreamReader(Channel channel, Socket socket, Input input) {
+    public UnixStreamReader(AbstractChannel channel, Socket socket, Input input) {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.socket = Objects.requireNonNull(socket, "socket");
         this.input = Objects.requireNonNull(input, "input");
@@ -121,6 +122,7 @@ public final class UnixStreamReader {
                     break;
                 }
                 buf.writerIndex(buf.writerIndex() + n);
+                channel.countBytesRead(n);
                 // A short read emptied the socket; data arriving later brings an edge of its own. After the
                 // peer's FIN no edge will announce the end of the stream, so only reading it proves it.
                 drained = n < writable && !input.peerFinReceived();
