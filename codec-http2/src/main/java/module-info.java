@@ -5,6 +5,8 @@
  */
 module io.weir.codec.http2 {
     requires transitive io.weir.codec.http;
+    // HttpServerInitializer: TLS with ALPN.
+    requires transitive io.weir.handler.ssl;
 
     exports io.weir.handler.codec.http2;
 }

@@ -20,7 +20,6 @@ import io.weir.channel.group.ServerDrain;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.uring.IoUring;
 import io.weir.channel.uring.IoUringIoHandler;
-import io.weir.handler.ssl.SslHandler;
 import io.weir.metrics.HttpMetrics;
 import io.weir.metrics.WeirMetrics;
 import io.weir.server.Transports;
@@ -30,20 +29,18 @@ import io.weir.handler.codec.haproxy.HAProxyMessage;
 import io.weir.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpServerCodec;
-import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
-import io.weir.handler.codec.http.HttpServerTimeoutHandler;
+import io.weir.handler.codec.http.HttpServerPolicy;
 import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.weir.handler.codec.http.multipart.HttpPostDecoderConfig;
 import io.weir.handler.codec.http2.Http2CleartextServerHandler;
 import io.weir.handler.codec.http2.Http2FrameCodec;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
-import io.weir.handler.codec.http2.Http2ServerInitializer;
 import io.weir.handler.codec.http2.Http2Settings;
 import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.weir.handler.codec.http2.HttpServerInitializer;
 import io.weir.handler.limit.ConnectionLimitHandler;
 import io.weir.handler.ssl.ApplicationProtocolNames;
-import io.weir.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.weir.handler.ssl.SelfSignedCertificate;
 import io.weir.handler.ssl.SslContext;
 import io.weir.handler.ssl.OpenSsl;
@@ -55,6 +52,7 @@ import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -82,12 +80,13 @@ import javax.net.ssl.SSLException;
  * which can still answer a bad chunk with 400.)
  *
  * <h2>The recommended server pipeline</h2>
- * Every connection runs {@code HttpServerCodec -> HttpServerTimeoutHandler -> HttpServerKeepAliveHandler ->}
- * the routes, and the listening channel a {@link ConnectionLimitHandler}: a client that sends its request head
- * too slowly is answered 408 and closed, one that sends a body below the minimum rate likewise, a kept-alive
- * connection idle between requests is closed quietly, and connections beyond the cap are closed as they are
- * accepted (see {@link HttpServerTimeouts} for the defaults and why). Change them with {@link #timeouts} and
- * {@link #maxConnections}, or on the command line.
+ * Both ports are set up by one {@link HttpServerInitializer} under one {@link HttpServerPolicy}: every HTTP/1.1
+ * connection runs {@code HttpServerCodec(policy) ->} the routes, and the listening channels share a
+ * {@link ConnectionLimitHandler}. A client that sends its request head too slowly is answered 408 and closed, one
+ * that sends a body below the minimum rate likewise, a kept-alive connection idle between requests is closed
+ * quietly, one that stops reading the responses it asked for is closed after the write timeout, and connections
+ * beyond the cap are closed as they are accepted (see {@link HttpServerPolicy} for the defaults and why). Change
+ * them with {@link #policy(HttpServerPolicy)}, or on the command line.
  *
  * <p>The same timeouts hold for h2c: the head timeout is also the time a new connection has to send the HTTP/2
  * preface or a request line ({@link Http2CleartextServerHandler}'s decision timeout), and the idle timeout is also
@@ -96,10 +95,10 @@ import javax.net.ssl.SSLException;
  * reset with RST_STREAM CANCEL (HTTP/2 slowloris), while a stream that waits for the server's answer never times out.
  *
  * <p>Run it with {@code server/run [--port 8080] [--transport nio|epoll|io_uring] [--static-root DIR]
- * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--stream-read-timeout 30s]
- * [--max-connections auto] [--tls-port 8443] [--tls-cert FILE --tls-key FILE] [--metrics]} ({@code --help}
- * explains them); it prints its URL and shuts down gracefully on Ctrl-C (in-flight responses are written, then the
- * loops stop). From code: {@link #start} binds and returns the listening channel, {@link #close} stops listening.
+ * [--head-timeout 10s] [--idle-timeout 75s] [--min-body-rate 1024] [--write-timeout 30s]
+ * [--stream-read-timeout 30s] [--keep-alive on] [--max-connections auto] [--tls-port 8443]
+ * [--tls-cert FILE --tls-key FILE] [--metrics]} ({@code --help} explains them); it prints its URL and shuts down
+ * gracefully on Ctrl-C (in-flight responses are written, then the loops stop). From code: {@link #start} binds and returns the listening channel, {@link #close} stops listening.
  */
 public final class HttpServer implements AutoCloseable {
     /** The port {@link #main} listens on when none is given. */
@@ -123,9 +122,7 @@ public final class HttpServer implements AutoCloseable {
     private volatile Path uploadDirectory;
     private volatile HttpPostDecoderConfig uploadConfig = new HttpPostDecoderConfig();
     private volatile long maxUploadFileSizeBytes = UploadHandler.DEFAULT_MAX_FILE_SIZE_BYTES;
-    private volatile HttpServerTimeouts timeouts = new HttpServerTimeouts();
-    private volatile long streamReadTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS;
-    private volatile int maxConnections = defaultMaxConnections();
+    private volatile HttpServerPolicy policy = defaultPolicy();
     private volatile ConnectionLimitHandler connectionLimit;
     private volatile SslContext tls;
     private volatile GrpcRoute grpc = EchoService.register(new GrpcRoute());
@@ -136,8 +133,7 @@ public final class HttpServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup("weir-http-server", GlobalEventExecutor.INSTANCE,
             true);
     /** The pipelines {@link #start} built, which {@link #startTls} serves behind TLS too; null before start. */
-    private ChannelInitializer<Channel> http1Pipeline;
-    private Http2ServerInitializer http2Pipeline;
+    private HttpServerInitializer.Builder tlsPipeline;
 
     /**
      * A server whose listening socket and connections run on {@code group} (NIO or epoll loops: the channel
@@ -234,18 +230,44 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * The read-side timeouts of every connection (see {@link HttpServerTimeoutHandler}); the defaults of
-     * {@link HttpServerTimeouts} unless set. {@code timeouts} is copied now. Takes effect at {@link #start}.
+     * The policy of every connection, on both ports: timeouts, keep-alive, linger and the connection cap (see
+     * {@link HttpServerPolicy}); {@link #defaultPolicy()} unless set. Takes effect at {@link #start}. Returns this.
+     */
+    public HttpServer policy(HttpServerPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** The policy {@link #start} serves with. */
+    public HttpServerPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * The policy's defaults with the connection cap at {@link #defaultMaxConnections()}: what the server serves with
+     * unless told otherwise.
+     */
+    public static HttpServerPolicy defaultPolicy() {
+        return HttpServerPolicy.builder().maxConnections(defaultMaxConnections()).build();
+    }
+
+    /**
+     * The read-side timeouts of every connection, in the older dialect: sets the policy's head, idle, body-rate and
+     * write timeouts from {@code timeouts} (copied now), keeping its other values. Takes effect at {@link #start}.
      * Returns this.
      */
     public HttpServer timeouts(HttpServerTimeouts timeouts) {
-        this.timeouts = Objects.requireNonNull(timeouts, "timeouts").clone();
+        HttpServerPolicy from = HttpServerPolicy.of(timeouts);
+        this.policy = policy.toBuilder().requestHeadTimeout(from.requestHeadTimeout()).idleTimeout(from.idleTimeout())
+                .minBodyRate(from.minBodyRate(), from.bodyRateGracePeriod(), from.bodyRateWindow())
+                .writeTimeout(from.writeTimeout()).build();
         return this;
     }
 
     /**
      * How long an HTTP/2 stream the client has not finished sending (no END_STREAM yet) may receive nothing before
-     * it is reset with RST_STREAM CANCEL; 0 turns it off. Defaults to
+     * it is reset with RST_STREAM CANCEL; 0 turns it off (the policy's
+     * {@linkplain HttpServerPolicy#streamReadTimeout() stream read timeout}). Defaults to
      * {@value Http2FrameCodec#DEFAULT_STREAM_READ_TIMEOUT_MILLIS} ms. Takes effect at {@link #start}. Returns this.
      *
      * @throws IllegalArgumentException if {@code timeout} is negative
@@ -254,22 +276,19 @@ public final class HttpServer implements AutoCloseable {
         if (timeout < 0) {
             throw new IllegalArgumentException("streamReadTimeout: " + timeout + " (expected: >= 0)");
         }
-        this.streamReadTimeoutMillis = unit.toMillis(timeout);
+        this.policy = policy.toBuilder().streamReadTimeout(Duration.ofNanos(unit.toNanos(timeout))).build();
         return this;
     }
 
     /**
      * The most connections open at once ({@link #NO_CONNECTION_LIMIT}: no cap); more are closed as they are
-     * accepted (see {@link ConnectionLimitHandler}). Defaults to {@link #defaultMaxConnections()}. Takes effect at
-     * {@link #start}. Returns this.
+     * accepted (see {@link ConnectionLimitHandler}): the policy's {@linkplain HttpServerPolicy#maxConnections() cap}.
+     * Defaults to {@link #defaultMaxConnections()}. Takes effect at {@link #start}. Returns this.
      *
      * @throws IllegalArgumentException if {@code maxConnections} is negative
      */
     public HttpServer maxConnections(int maxConnections) {
-        if (maxConnections < 0) {
-            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 0)");
-        }
-        this.maxConnections = maxConnections;
+        this.policy = policy.toBuilder().maxConnections(maxConnections).build();
         return this;
     }
 
@@ -353,19 +372,14 @@ public final class HttpServer implements AutoCloseable {
             StaticFileHandler staticFiles = new StaticFileHandler(staticRoot);
             DefaultHttpDataFactory uploadFactory = UploadHandler.newFactory(uploadDirectory, maxUploadFileSizeBytes);
             HttpPostDecoderConfig uploadLimits = uploadConfig;
-            HttpServerTimeouts connectionTimeouts = timeouts;
-            int cap = maxConnections;
-            ConnectionLimitHandler limit = cap == NO_CONNECTION_LIMIT ? null : new ConnectionLimitHandler(cap);
+            HttpServerPolicy serving = policy;
             boolean proxied = proxyProtocol;
-            ChannelInitializer<Channel> http1 = new ChannelInitializer<>() {
+            ChannelInitializer<Channel> routes = new ChannelInitializer<>() {
                 @Override
                 protected void initChannel(Channel ch) {
+                    // After the policy's HttpServerCodec, which owns keep-alive and the timeouts (and counts the
+                    // responses, when metrics are on).
                     ch.pipeline().addLast(
-                            new HttpServerCodec(),
-                            // Right after the codec: it must see every request and response (so it also counts
-                            // the responses, when metrics are on).
-                            new HttpServerTimeoutHandler(connectionTimeouts, httpMetrics),
-                            new HttpServerKeepAliveHandler(),
                             // Streaming routes first: what they answer never reaches the aggregator.
                             staticFiles.newConnectionHandler(),
                             UploadHandler.newConnectionHandler(uploadFactory, uploadLimits),
@@ -385,7 +399,7 @@ public final class HttpServer implements AutoCloseable {
                             webSocketOverHttp2,
                             new Http2StreamFrameToHttpObjectCodec());
                     if (responseMetrics != null) {
-                        // A stream has no timeout handler to count its response.
+                        // A stream has no HTTP/1.1 codec to count its response.
                         ch.pipeline().addLast(responseMetrics);
                     }
                     ch.pipeline().addLast(
@@ -397,20 +411,18 @@ public final class HttpServer implements AutoCloseable {
                             handler);
                 }
             };
+            // The policy's HTTP/2 side is applied by the initializer; the codec adds extended CONNECT.
             Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer()
-                    .idleTimeoutMillis(TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.idleTimeoutNanos()))
-                    .streamReadTimeoutMillis(streamReadTimeoutMillis)
-                    // The same minimum body rate as HTTP/1.1's, per stream.
-                    .minBodyRate(connectionTimeouts.minBodyRateBytesPerSecond())
                     .initialSettings(new Http2Settings().connectProtocolEnabled(true));
-            if (httpMetrics != null) {
-                codec.metrics(httpMetrics);
-            }
-            long decisionTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(connectionTimeouts.requestHeadTimeoutNanos());
             // gRPC calls go to the gRPC route, other streams to the HTTP handlers.
-            Http2ServerInitializer http2 = new Http2ServerInitializer(codec, grpc.streamHandler(stream));
-            http1Pipeline = http1;
-            http2Pipeline = http2;
+            HttpServerInitializer.Builder pipeline = HttpServerInitializer.builder(routes).policy(serving)
+                    .http2(codec).http2StreamHandler(grpc.streamHandler(stream));
+            if (httpMetrics != null) {
+                pipeline.metrics(httpMetrics);
+            }
+            HttpServerInitializer http = pipeline.build();
+            ConnectionLimitHandler limit = http.connectionLimit();
+            tlsPipeline = pipeline;
             Channel bound = newBootstrap(limit)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
@@ -419,8 +431,7 @@ public final class HttpServer implements AutoCloseable {
                             addConnectionMetrics(ch, recorded);
                             addProxyProtocol(ch, proxied);
                             // h2c by prior knowledge or Upgrade, else HTTP/1.1: the first bytes decide.
-                            ch.pipeline().addLast(new Http2CleartextServerHandler(http2, http1,
-                                    decisionTimeoutMillis));
+                            ch.pipeline().addLast(http);
                         }
                     })
                     .bind(localAddress).sync().channel();
@@ -453,10 +464,14 @@ public final class HttpServer implements AutoCloseable {
             }
             SslContext context = tls != null ? tls : selfSignedTls();
             tls = context;
-            ChannelInitializer<Channel> http1 = http1Pipeline;
-            Http2ServerInitializer http2 = http2Pipeline;
             boolean proxied = proxyProtocol;
             WeirMetrics recorded = metrics;
+            // The same pipeline behind TLS: h2 or HTTP/1.1 as ALPN chooses; the handshake has its own timeout (10 s).
+            HttpServerInitializer.Builder pipeline = tlsPipeline.tls(context);
+            if (recorded != null) {
+                pipeline.tlsMetrics(recorded.tls());
+            }
+            HttpServerInitializer https = pipeline.build();
             Channel bound = newBootstrap(connectionLimit)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
@@ -465,23 +480,7 @@ public final class HttpServer implements AutoCloseable {
                             addConnectionMetrics(ch, recorded);
                             // A balancer's PROXY header comes before the TLS handshake.
                             addProxyProtocol(ch, proxied);
-                            // The handshake has its own timeout (10 s); the chosen protocol's timeouts follow it.
-                            SslHandler ssl = context.newHandler(ch.alloc());
-                            if (recorded != null) {
-                                ssl.metrics(recorded.tls());
-                            }
-                            ch.pipeline().addLast(StaticFileHandler.SSL_HANDLER_NAME, ssl);
-                            ch.pipeline().addLast(new ApplicationProtocolNegotiationHandler(
-                                    ApplicationProtocolNames.HTTP_1_1) {
-                                @Override
-                                protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
-                                    if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
-                                        http2.install(ctx.pipeline());
-                                    } else {
-                                        ctx.pipeline().addLast(http1);
-                                    }
-                                }
-                            });
+                            ch.pipeline().addLast(https);
                         }
                     })
                     .bind(localAddress).sync().channel();
@@ -556,9 +555,13 @@ public final class HttpServer implements AutoCloseable {
                                        then closed quietly (default 75s); for HTTP/2, time without a stream,
                                        then GOAWAY and close
               --min-body-rate B        slowest request body in bytes/s, averaged over 10 s windows after a
-                                       5 s grace period; below it 408 and close (default 1024)
+                                       5 s grace period; below it 408 and close (default 1024); for HTTP/2,
+                                       per stream, then RST_STREAM CANCEL
+              --write-timeout T        time a client may read none of the output queued for it; then the
+                                       connection is closed (default 30s)
               --stream-read-timeout T  time an HTTP/2 stream the client has not finished may receive
                                        nothing; then RST_STREAM CANCEL (default 30s)
+              --keep-alive on|off      keep HTTP/1.1 connections open between requests (default on)
               --max-connections N      connections open at once; more are closed as they are accepted
                                        (default auto: the descriptor limit less 256)
               --proxy-protocol on|off  every connection starts with a PROXY protocol v1/v2 header (behind
@@ -579,9 +582,7 @@ public final class HttpServer implements AutoCloseable {
         int port = Integer.getInteger("io.weir.server.port", DEFAULT_PORT);
         String transportName = System.getProperty("io.weir.server.transport");
         Path staticRoot = null;
-        HttpServerTimeouts timeouts = new HttpServerTimeouts();
-        long streamReadTimeoutMillis = Http2FrameCodec.DEFAULT_STREAM_READ_TIMEOUT_MILLIS;
-        int maxConnections = defaultMaxConnections();
+        HttpServerPolicy.Builder policy = defaultPolicy().toBuilder();
         int tlsPort = DEFAULT_TLS_PORT;
         long drainTimeoutMillis = ServerDrain.DEFAULT_TIMEOUT_MILLIS;
         boolean proxyProtocol = false;
@@ -610,23 +611,20 @@ public final class HttpServer implements AutoCloseable {
                 case "--tls-port" -> tlsPort = value.equals("off") ? -1 : Integer.parseInt(value);
                 case "--tls-cert" -> tlsCert = Path.of(value);
                 case "--tls-key" -> tlsKey = Path.of(value);
-                case "--head-timeout" -> timeouts.setRequestHeadTimeout(parseMillis(option, value),
-                        TimeUnit.MILLISECONDS);
-                case "--idle-timeout" -> timeouts.setIdleTimeout(parseMillis(option, value), TimeUnit.MILLISECONDS);
-                case "--min-body-rate" -> timeouts.setMinBodyRate(parseCount(option, value));
-                case "--stream-read-timeout" -> streamReadTimeoutMillis = parseMillis(option, value);
                 case "--drain-timeout" -> drainTimeoutMillis = parseMillis(option, value);
                 case "--proxy-protocol" -> proxyProtocol = parseSwitch(option, value);
                 case "--metrics" -> metrics = parseSwitch(option, value);
-                case "--max-connections" -> maxConnections = value.equals("auto") ? defaultMaxConnections()
-                        : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value));
-                default -> throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
+                default -> {
+                    if (!policyOption(policy, option, value)) {
+                        throw new IllegalArgumentException("unknown option: " + option + "\n" + USAGE);
+                    }
+                }
             }
         }
         IoHandlerFactory io = ioHandlerFactory(transportName);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
-        HttpServer server = new HttpServer(group).staticRoot(staticRoot).timeouts(timeouts)
-                .streamReadTimeout(streamReadTimeoutMillis, TimeUnit.MILLISECONDS).maxConnections(maxConnections)
+        HttpServerPolicy serving = policy.build();
+        HttpServer server = new HttpServer(group).staticRoot(staticRoot).policy(serving)
                 .proxyProtocol(proxyProtocol).metrics(metrics ? new WeirMetrics() : null);
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together\n" + USAGE);
@@ -665,9 +663,7 @@ public final class HttpServer implements AutoCloseable {
                         + " available)" : " (OpenSSL unavailable: " + OpenSsl.unavailabilityCause()
                         + ")"));
             }
-            System.out.println("  " + timeouts + ", HTTP/2 stream read " + streamReadTimeoutMillis + " ms, "
-                    + (maxConnections == NO_CONNECTION_LIMIT ? "no connection cap" : "at most " + maxConnections
-                    + " connections"));
+            System.out.println("  " + serving);
             channel.closeFuture().sync();
         } catch (Throwable t) {
             group.shutdownGracefully(0, 1_000, TimeUnit.MILLISECONDS);
@@ -700,6 +696,34 @@ public final class HttpServer implements AutoCloseable {
             throw new IllegalArgumentException(option + ": " + value + " (expected: a duration such as 300ms, 10s, "
                     + "2m, or 0/off)");
         }
+    }
+
+    /**
+     * Applies {@code option} to {@code policy} if it is one of the policy's options (each is one value of the
+     * server's {@link HttpServerPolicy}); returns whether it was.
+     *
+     * @throws IllegalArgumentException if the value is not valid for the option
+     */
+    static boolean policyOption(HttpServerPolicy.Builder policy, String option, String value) {
+        switch (option) {
+            case "--head-timeout" -> policy.requestHeadTimeout(parseDuration(option, value));
+            case "--idle-timeout" -> policy.idleTimeout(parseDuration(option, value));
+            case "--min-body-rate" -> policy.minBodyRate(parseCount(option, value));
+            case "--write-timeout" -> policy.writeTimeout(parseDuration(option, value));
+            case "--stream-read-timeout" -> policy.streamReadTimeout(parseDuration(option, value));
+            case "--keep-alive" -> policy.keepAlive(parseSwitch(option, value));
+            case "--max-connections" -> policy.maxConnections(value.equals("auto") ? defaultMaxConnections()
+                    : (int) Math.min(Integer.MAX_VALUE, parseCount(option, value)));
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A duration option ({@link #parseMillis}) as a {@link Duration}. */
+    static Duration parseDuration(String option, String value) {
+        return Duration.ofMillis(parseMillis(option, value));
     }
 
     /**

@@ -24,6 +24,7 @@ import io.weir.handler.codec.http.HttpVersion;
 import io.weir.handler.codec.http.LastHttpContent;
 import io.weir.handler.stream.ChunkedNioFile;
 import io.weir.handler.codec.http2.Http2StreamChannel;
+import io.weir.handler.codec.http2.HttpServerInitializer;
 import io.weir.handler.stream.ChunkedWriteHandler;
 import io.weir.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -89,7 +90,7 @@ public final class StaticFileHandler implements ChannelHandler {
     /** The URI prefix this handler answers. */
     public static final String PREFIX = "/static/";
     /** Name of a TLS handler in the pipeline: when present, file bodies are copied into buffers (no sendfile). */
-    public static final String SSL_HANDLER_NAME = "ssl";
+    public static final String SSL_HANDLER_NAME = HttpServerInitializer.SSL_HANDLER_NAME;
     /** How long clients may cache a file without revalidating. */
     static final int CACHE_MAX_AGE_SECONDS = 3600;
     /** Chunk size when a file is copied through buffers (TLS). */

@@ -15,13 +15,13 @@ import io.weir.handler.codec.http.FullHttpRequest;
 import io.weir.handler.codec.http.FullHttpResponse;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpResponseStatus;
-import io.weir.handler.codec.http.HttpServerCodec;
-import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
+import io.weir.handler.codec.http.HttpServerPolicy;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
+import io.weir.handler.codec.http2.HttpServerInitializer;
 import java.nio.charset.StandardCharsets;
 
-/** The smallest complete Weir HTTP server: answers every request with "Hello, Weir!". */
+/** The smallest complete Weir HTTP server: "Hello, Weir!" over HTTP/1.1 and h2c, with the default policy. */
 public final class HelloServer {
     public static void main(String[] args) throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -36,16 +36,14 @@ public final class HelloServer {
 
     /** Binds {@code port} (0: any free port) on {@code group} and returns the listening channel. */
     public static Channel start(EventLoopGroup group, int port) throws InterruptedException {
-        return new ServerBootstrap()
-                .group(group)
-                .channel(NioServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<Channel>() {
+        HttpServerInitializer http = new HttpServerInitializer(HttpServerPolicy.defaults(),
+                new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
-                                new HttpObjectAggregator(64 * 1024), new Hello());
+                        ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024), new Hello());
                     }
-                })
+                });
+        return http.configure(new ServerBootstrap().group(group).channel(NioServerSocketChannel.class))
                 .bind(port).sync().channel();
     }
 

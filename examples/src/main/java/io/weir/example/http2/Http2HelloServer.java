@@ -3,7 +3,6 @@ package io.weir.example.http2;
 import io.weir.bootstrap.ServerBootstrap;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
-import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.EventLoopGroup;
@@ -17,17 +16,12 @@ import io.weir.handler.codec.http.FullHttpResponse;
 import io.weir.handler.codec.http.HttpHeaderNames;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpResponseStatus;
-import io.weir.handler.codec.http.HttpServerCodec;
-import io.weir.handler.codec.http.HttpServerKeepAliveHandler;
+import io.weir.handler.codec.http.HttpServerPolicy;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
-import io.weir.handler.codec.http2.Http2CleartextServerHandler;
-import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
-import io.weir.handler.codec.http2.Http2ServerInitializer;
 import io.weir.handler.codec.http2.Http2StreamChannel;
-import io.weir.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.weir.handler.codec.http2.HttpServerInitializer;
 import io.weir.handler.ssl.ApplicationProtocolNames;
-import io.weir.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.weir.handler.ssl.SelfSignedCertificate;
 import io.weir.handler.ssl.SslContext;
 import io.weir.handler.ssl.SslContextBuilder;
@@ -35,9 +29,9 @@ import java.nio.charset.StandardCharsets;
 import javax.net.ssl.SSLException;
 
 /**
- * "Hello, Weir!" over HTTP/2, cleartext and TLS, with HTTP/1.1 beside it. Each HTTP/2 stream is a child channel
- * whose pipeline turns frames into the HTTP/1.1 objects that {@link Hello} also gets on an HTTP/1.1 connection, so
- * one handler serves both protocols.
+ * "Hello, Weir!" over HTTP/2, cleartext and TLS, with HTTP/1.1 beside it, each port set up by one
+ * {@link HttpServerInitializer}. Each HTTP/2 stream is a child channel whose pipeline turns frames into the HTTP/1.1
+ * objects that {@link Hello} also gets on an HTTP/1.1 connection, so one handler serves both protocols.
  * <ul>
  * <li>Cleartext port: h2c by prior knowledge ({@code curl --http2-prior-knowledge}), h2c by Upgrade
  *     ({@code curl --http2}), or HTTP/1.1; the first bytes decide.</li>
@@ -50,21 +44,14 @@ import javax.net.ssl.SSLException;
  * </pre>
  */
 public final class Http2HelloServer {
-    /** HTTP/2: the frame codec and a child channel per stream, each with the same handlers as HTTP/1.1. */
-    private static final Http2ServerInitializer HTTP2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(),
-            new ChannelInitializer<Channel>() {
-                @Override
-                protected void initChannel(Channel stream) {
-                    stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(),
-                            new HttpObjectAggregator(64 * 1024), new Hello());
-                }
-            });
-
-    private static final ChannelInitializer<Channel> HTTP1 = new ChannelInitializer<>() {
+    /**
+     * What every HTTP/1.1 connection and every HTTP/2 stream gets after the protocol's own handlers (the
+     * {@link HttpServerInitializer} installs those, under the default {@link HttpServerPolicy}).
+     */
+    private static final ChannelInitializer<Channel> HELLO = new ChannelInitializer<>() {
         @Override
         protected void initChannel(Channel ch) {
-            ch.pipeline().addLast(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
-                    new HttpObjectAggregator(64 * 1024), new Hello());
+            ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024), new Hello());
         }
     };
 
@@ -88,32 +75,12 @@ public final class Http2HelloServer {
 
     /** Binds the cleartext port (0: any free port): h2c or HTTP/1.1. */
     public static Channel startCleartext(EventLoopGroup group, int port) throws InterruptedException {
-        return bind(group, port, new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new Http2CleartextServerHandler(HTTP2, HTTP1));
-            }
-        });
+        return bind(group, port, new HttpServerInitializer(HttpServerPolicy.defaults(), HELLO));
     }
 
     /** Binds the TLS port (0: any free port) with {@code context}: h2 or HTTP/1.1 by ALPN. */
     public static Channel startTls(EventLoopGroup group, int port, SslContext context) throws InterruptedException {
-        return bind(group, port, new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(context.newHandler(ch.alloc()),
-                        new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
-                            @Override
-                            protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
-                                if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
-                                    HTTP2.install(ctx.pipeline());
-                                } else {
-                                    ctx.pipeline().addLast(HTTP1);
-                                }
-                            }
-                        });
-            }
-        });
+        return bind(group, port, HttpServerInitializer.builder(HELLO).tls(context).build());
     }
 
     /** A server context with a new self-signed certificate, offering h2 then http/1.1 by ALPN. */
@@ -124,9 +91,9 @@ public final class Http2HelloServer {
                 .build();
     }
 
-    private static Channel bind(EventLoopGroup group, int port, ChannelHandler childHandler)
+    private static Channel bind(EventLoopGroup group, int port, HttpServerInitializer http)
             throws InterruptedException {
-        return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class).childHandler(childHandler)
+        return http.configure(new ServerBootstrap().group(group).channel(NioServerSocketChannel.class))
                 .bind(port).sync().channel();
     }
 

@@ -4,6 +4,7 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelConfig;
+import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
@@ -12,10 +13,12 @@ import io.weir.channel.ChannelPromise;
 import io.weir.channel.ChannelShutdownDirection;
 import io.weir.channel.ChannelShutdownEvent;
 import io.weir.channel.DuplexChannel;
+import io.weir.metrics.HttpMetrics;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,8 +27,27 @@ import java.util.concurrent.TimeUnit;
  * and a guard that answers rejected requests itself.
  *
  * <pre>{@code
- * ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new MyHandler());
+ * ch.pipeline().addLast(new HttpServerCodec(HttpServerPolicy.defaults()), new HttpObjectAggregator(1 << 20),
+ *         new MyHandler());
  * }</pre>
+ *
+ * <h2>The exchange: keep-alive and timeouts</h2>
+ * Built with an {@link HttpServerPolicy}, the codec owns the whole exchange from its one count of requests passed
+ * on and responses written, with no other handler to place or order:
+ * <ul>
+ * <li><b>Persistence</b> (RFC 9112 §9.3), as {@link HttpServerKeepAliveHandler} describes: a request or response
+ *     that does not persist, or a response whose length only the close could tell, closes the connection after
+ *     that response (never under a response still owed to an earlier pipelined request), marked
+ *     {@code Connection: close}; an HTTP/1.0 keep-alive is answered with {@code Connection: keep-alive}; a
+ *     {@link ChannelDrainEvent} closes an idle connection at once and a busy one after its response. With
+ *     {@linkplain HttpServerPolicy#keepAlive() keep-alive off} every response closes the connection.</li>
+ * <li><b>Timeouts</b>, as {@link HttpServerTimeoutHandler} describes: a request head that takes too long or a body
+ *     below the minimum rate is answered 408 and closed gracefully, a silent or idle connection is closed quietly,
+ *     a client that reads none of its queued output within the write timeout is closed.</li>
+ * <li><b>Linger</b>: the policy's linger time and byte bounds (see "Closing" below).</li>
+ * </ul>
+ * Without a policy ({@link #HttpServerCodec()} and the other constructors) the codec does none of this: the
+ * connection persists until someone closes it, as the handlers after it decide.
  *
  * <h2>Rejected requests</h2>
  * When the decoder rejects a request (see {@link HttpObjectDecoder}), the codec answers it with the matching
@@ -112,6 +134,19 @@ public final class HttpServerCodec implements ChannelHandler {
     private long lingerTimeoutMillis = DEFAULT_LINGER_TIMEOUT_MILLIS;
     private long lingerMaxBytes = DEFAULT_LINGER_MAX_BYTES;
 
+    /** The policy's timeouts; null when built without a policy. */
+    private final HttpServerTimeoutClock clock;
+    /** Whether the codec applies connection persistence (built with a policy). */
+    private final boolean managesKeepAlive;
+    /** Where responses and fired timeouts are counted; null when nobody asked. */
+    private final HttpMetrics metrics;
+    /** The number of the last response before the connection closes (1 is the first); MAX_VALUE while it persists. */
+    private long keepAliveUntil = Long.MAX_VALUE;
+    /** Whether the most recent request was an HTTP/1.0 one asking for keep-alive. */
+    private boolean http10KeepAlive;
+    /** Whether the final response in progress is a {@code 101 Switching Protocols}. */
+    private boolean switchingProtocols;
+
     private ChannelHandlerContext ctx;
     /** Why reading is paused: a set of PAUSED_FOR_* bits, 0 when it is not. */
     private int pausedFor;
@@ -159,6 +194,39 @@ public final class HttpServerCodec implements ChannelHandler {
      */
     public HttpServerCodec(HttpDecoderConfig config) {
         decoder = new RequestDecoder(config);
+        clock = null;
+        managesKeepAlive = false;
+        metrics = null;
+    }
+
+    /**
+     * A codec with the {@link HttpDecoderConfig} defaults that applies {@code policy}: keep-alive, the timeouts and
+     * the linger bounds (see "The exchange" above).
+     *
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public HttpServerCodec(HttpServerPolicy policy) {
+        this(new HttpDecoderConfig(), policy, null);
+    }
+
+    /**
+     * A codec whose decoder uses {@code config} (copied now) and that applies {@code policy}, counting into
+     * {@code metrics} (null: nothing) each response head by status class ({@link HttpMetrics#responses()}), its
+     * own answers to timeouts included, and each timeout it acts on ({@link HttpMetrics#timeouts()}).
+     *
+     * @throws NullPointerException if {@code config} or {@code policy} is null
+     */
+    public HttpServerCodec(HttpDecoderConfig config, HttpServerPolicy policy, HttpMetrics metrics) {
+        Objects.requireNonNull(policy, "policy");
+        decoder = new RequestDecoder(config);
+        this.metrics = metrics;
+        managesKeepAlive = true;
+        if (!policy.keepAlive()) {
+            keepAliveUntil = 1;
+        }
+        lingerTimeoutMillis = policy.lingerTimeout().toMillis();
+        lingerMaxBytes = policy.lingerMaxBytes();
+        clock = new HttpServerTimeoutClock(policy, metrics, new Exchange());
     }
 
     /**
@@ -247,6 +315,25 @@ public final class HttpServerCodec implements ChannelHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        if (clock != null && ctx.channel().isActive() && ctx.channel().isRegistered()) {
+            clock.start(ctx);
+        }
+    }
+
+    @Override
+    public void channelRegistered(ChannelHandlerContext ctx) throws Exception {
+        if (clock != null && ctx.channel().isActive()) {
+            clock.start(ctx);
+        }
+        ctx.fireChannelRegistered();
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (clock != null) {
+            clock.start(ctx);
+        }
+        ctx.fireChannelActive();
     }
 
     @Override
@@ -254,6 +341,9 @@ public final class HttpServerCodec implements ChannelHandler {
         if (lingering) {
             discardWhileLingering(msg);
             return;
+        }
+        if (clock != null && msg instanceof ByteBuf buf && buf.isReadable()) {
+            clock.bytesArrived();
         }
         try {
             decoder.channelRead(ctx, msg);
@@ -298,6 +388,9 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (clock != null) {
+            clock.stop();
+        }
         if (lingering) {
             closeAfterLinger();
         }
@@ -391,6 +484,10 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+        if (clock != null) {
+            // Whoever closes: no clock runs and no timeout is answered while the close is under way.
+            clock.closing();
+        }
         Channel ch = ctx.channel();
         if (lingering || lingerTimeoutMillis == 0 || !(ch instanceof DuplexChannel duplex) || !ch.isActive()
                 || duplex.isOutputShutdown() || duplex.isInputShutdown() || !decoder.inputMayFollow()) {
@@ -443,6 +540,9 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+        if (clock != null) {
+            clock.stop();
+        }
         decoder.handlerRemoved(ctx);
     }
 
@@ -452,6 +552,9 @@ public final class HttpServerCodec implements ChannelHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
         if (msg instanceof HttpResponse res) {
             int code = res.status().code();
+            if (metrics != null) {
+                metrics.response(code);
+            }
             if (code >= 200 || code == 101) {
                 // A final response: it answers the oldest request without one (interim 1xx answer nothing).
                 respondingTo = methods.poll();
@@ -459,17 +562,122 @@ public final class HttpServerCodec implements ChannelHandler {
                 if ((pausedFor & PAUSED_FOR_REQUESTS) != 0 && methods.size() <= maxPendingRequests / 2) {
                     unpause(PAUSED_FOR_REQUESTS);
                 }
+                if (managesKeepAlive) {
+                    responseHeadWritten(res, code);
+                }
             }
         }
         boolean completes = responseInProgress && msg instanceof LastHttpContent;
+        boolean closeAfter = completes && managesKeepAlive && !switchingProtocols
+                && responsesDone + 1 >= keepAliveUntil;
+        if (closeAfter) {
+            promise = promise.unvoid();
+        }
         encoder.write(ctx, msg, promise);
         if (completes) {
             responseInProgress = false;
             respondingTo = null;
             responsesDone++;
+            if (clock != null) {
+                clock.responseWritten();
+            }
+            if (closeAfter) {
+                // Through the whole pipeline, so the close reaches this codec's graceful close too.
+                promise.addListener(ChannelFutureListener.CLOSE);
+            }
             if (rejected && !rejectionAnswered) {
                 answerRejectionWhenDue(ctx);
             }
+        }
+    }
+
+    // ---------------------------------------------------------------- the exchange: persistence
+
+    /** A request was passed on (counted): does the connection persist after its response? RFC 9112 §9.3. */
+    private void requestPassed(HttpRequest req) {
+        if (keepAliveUntil == Long.MAX_VALUE) {
+            boolean persists = HttpKeepAlive.requestPersists(req);
+            http10KeepAlive = HttpKeepAlive.isHttp10KeepAlive(req, persists);
+            if (!persists) {
+                // Requests pipelined after this one are not answered: the connection closes after its response.
+                keepAliveUntil = requestsPassed;
+            }
+        }
+    }
+
+    /** The head of final response number {@code responsesDone + 1}: marks whether the connection persists after it. */
+    private void responseHeadWritten(HttpResponse res, int code) {
+        if (code == 101) {
+            // RFC 9110 §15.2.2: after this response the connection speaks another protocol, with its own timeouts.
+            switchingProtocols = true;
+            if (clock != null) {
+                clock.stop();
+            }
+            return;
+        }
+        switchingProtocols = false;
+        long number = responsesDone + 1;
+        if (!HttpKeepAlive.responsePersists(res, http10KeepAlive) || !HttpKeepAlive.hasSelfDefinedLength(res)) {
+            // The client cannot reuse the connection after this response: it is the last.
+            keepAliveUntil = Math.min(keepAliveUntil, number);
+        }
+        if (number >= keepAliveUntil) {
+            HttpUtil.setKeepAlive(res.headers(), HttpVersion.HTTP_1_1, false);
+        } else if (http10KeepAlive) {
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+    }
+
+    /**
+     * A {@link ChannelDrainEvent} (the server is draining), with a policy: no new request on this connection, so it
+     * closes at once when idle, or after the response owed.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (managesKeepAlive && evt instanceof ChannelDrainEvent) {
+            keepAliveUntil = Math.min(keepAliveUntil, Math.max(requestsPassed, responsesDone + 1));
+            if (responsesDone >= requestsPassed && !responseInProgress) {
+                ctx.channel().close();
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    /** The codec's counts for its timeout clock, and the clock's actions. */
+    private final class Exchange implements HttpServerTimeoutClock.Exchange {
+        @Override
+        public long requestsReceived() {
+            return requestsPassed;
+        }
+
+        @Override
+        public long responsesWritten() {
+            return responsesDone;
+        }
+
+        @Override
+        public boolean canAnswerCurrentRequest() {
+            return !responseInProgress && responsesDone == requestsPassed - 1;
+        }
+
+        @Override
+        public void answerRequestTimeout() throws Exception {
+            // RFC 9110 §15.5.9. The close follows at once: from now on input is discarded, not decoded, and the
+            // graceful close flushes the 408 before it shuts the output down.
+            rejected = true;
+            rejectionAnswered = true;
+            if (metrics != null) {
+                metrics.response(HttpResponseStatus.REQUEST_TIMEOUT.code());
+            }
+            respondingTo = null;
+            encoder.write(ctx, HttpServerTimeoutClock.requestTimeout(), ctx.newPromise());
+            ctx.flush();
+            ctx.channel().close();
+        }
+
+        @Override
+        public void closeForTimeout() {
+            ctx.channel().close();
         }
     }
 
@@ -595,9 +803,20 @@ public final class HttpServerCodec implements ChannelHandler {
                     } else {
                         requestsPassed++;
                         methods.add(req.method());
+                        if (managesKeepAlive) {
+                            requestPassed(req);
+                            if (clock != null) {
+                                clock.requestReceived();
+                            }
+                        }
                     }
-                } else if (o instanceof LastHttpContent last && last.decoderResult().isFailure()) {
-                    rejected(last.decoderResult().cause(), true);
+                } else if (o instanceof HttpContent content) {
+                    if (clock != null) {
+                        clock.contentReceived(content.content().readableBytes(), o instanceof LastHttpContent);
+                    }
+                    if (o instanceof LastHttpContent last && last.decoderResult().isFailure()) {
+                        rejected(last.decoderResult().cause(), true);
+                    }
                 }
             }
         }

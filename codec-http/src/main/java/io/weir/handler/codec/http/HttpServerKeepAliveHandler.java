@@ -25,6 +25,10 @@ import io.weir.channel.ChannelPromise;
  *       response closes after it, marked {@code Connection: close} unless its head has already gone.</li>
  * </ul>
  *
+ * <p>{@link HttpServerCodec#HttpServerCodec(HttpServerPolicy)} applies the same rules inside the codec, from the
+ * codec's own request and response counts, with no handler to place: prefer it. This handler stays for pipelines
+ * that add it by hand.
+ *
  * <p>Only called on the channel's event loop; one instance per channel.
  */
 public class HttpServerKeepAliveHandler implements ChannelHandler {
@@ -44,8 +48,8 @@ public class HttpServerKeepAliveHandler implements ChannelHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest request && persistentConnection) {
             pendingResponses++;
-            persistentConnection = HttpUtil.isKeepAlive(request);
-            http10KeepAlive = persistentConnection && !request.protocolVersion().isKeepAliveDefault();
+            persistentConnection = HttpKeepAlive.requestPersists(request);
+            http10KeepAlive = HttpKeepAlive.isHttp10KeepAlive(request, persistentConnection);
         }
         ctx.fireChannelRead(msg);
     }
@@ -71,7 +75,8 @@ public class HttpServerKeepAliveHandler implements ChannelHandler {
                 if (pendingResponses > 0) {
                     pendingResponses--;
                 }
-                if (!responsePersists(response) || !hasSelfDefinedLength(response)) {
+                if (!HttpKeepAlive.responsePersists(response, http10KeepAlive)
+                        || !HttpKeepAlive.hasSelfDefinedLength(response)) {
                     // The client cannot reuse the connection after this response: stop here.
                     pendingResponses = 0;
                     persistentConnection = false;
@@ -93,21 +98,7 @@ public class HttpServerKeepAliveHandler implements ChannelHandler {
         ctx.write(msg, promise);
     }
 
-    private boolean responsePersists(HttpResponse response) {
-        HttpHeaders headers = response.headers();
-        return !headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true)
-                && (response.protocolVersion().isKeepAliveDefault() || http10KeepAlive
-                        || headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE, true));
-    }
-
     private boolean shouldKeepAlive() {
         return pendingResponses != 0 || persistentConnection;
-    }
-
-    /** Whether the client can find the end of {@code response} without the connection closing. */
-    private static boolean hasSelfDefinedLength(HttpResponse response) {
-        int code = response.status().code();
-        return code < 200 || code == 204 || code == 304
-                || HttpUtil.isContentLengthSet(response) || HttpUtil.isTransferEncodingChunked(response);
     }
 }

@@ -1,7 +1,6 @@
 package io.weir.handler.codec.http;
 
 import io.weir.buffer.ByteBuf;
-import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
@@ -10,11 +9,7 @@ import io.weir.channel.ChannelPromise;
 import io.weir.metrics.HttpMetrics;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
-import io.weir.util.concurrent.AbstractScheduledEventExecutor;
-import io.weir.util.concurrent.EventExecutor;
-import io.weir.util.concurrent.Future;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Closes HTTP/1.1 server connections whose client is too slow or silent, with the limits of an
@@ -27,6 +22,10 @@ import java.util.concurrent.TimeUnit;
  * ch.pipeline().addLast(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts),
  *         new HttpServerKeepAliveHandler(), new HttpObjectAggregator(1 << 20), new MyHandler());
  * }</pre>
+ *
+ * <p>The recommended way to get these timeouts is {@link HttpServerCodec#HttpServerCodec(HttpServerPolicy)}: the
+ * codec applies them itself, with keep-alive, from its own request and response counts, and there is no handler to
+ * place. This handler stays for pipelines built around a bare {@link HttpRequestDecoder} and for existing code.
  *
  * <h2>Placement</h2>
  * Directly after the {@link HttpServerCodec} (or an {@link HttpRequestDecoder}), before any handler that consumes
@@ -81,56 +80,17 @@ import java.util.concurrent.TimeUnit;
  * <p>Called only on the channel's event loop; keeps per-connection state, so one instance per channel.
  */
 public final class HttpServerTimeoutHandler implements ChannelHandler {
-    private static final System.Logger LOGGER = System.getLogger(HttpServerTimeoutHandler.class.getName());
-
-    /** No byte of the next request has arrived (or the previous request is still owed a response). */
-    private static final byte AWAITING_REQUEST = 0;
-    /** Some bytes of a request arrived, its head is not decoded yet. */
-    private static final byte IN_HEAD = 1;
-    /** The head was decoded, the last content not yet. */
-    private static final byte IN_BODY = 2;
-    /** A close has begun (a 408, a timeout, or anyone's close): no clock, no answer, inbound messages dropped. */
-    private static final byte CLOSING = 3;
-    /** Not yet started, or stopped (inactive, removed, upgraded): does nothing. */
-    private static final byte STOPPED = 4;
-
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
-
-    private final long headTimeoutNanos;
-    private final long idleTimeoutNanos;
-    private final long minBodyRate;
-    private final long gracePeriodNanos;
-    private final long windowNanos;
-    private final long writeProgressTimeoutNanos;
-    /** The longest a task may sleep: the shortest time any state change could start a new deadline with. */
-    private final long tickBoundNanos;
-
-    private final Runnable tick = this::onTick;
     private final ChannelFutureListener closeWhenWritten = this::closeWhenWritten;
     private final InputObserver inputObserver = new InputObserver();
+    private final HttpServerTimeoutClock clock;
 
     private ChannelHandlerContext ctx;
-    private Ticker ticker;
-    private Future<?> timer;
-    private boolean started;
-    private byte phase = STOPPED;
 
     private long requestsReceived;
     private long responsesBegun;
     /** Final responses whose last content was written (queued) by the application. */
     private long responsesWritten;
     private boolean responseInProgress;
-
-    private long headStartNanos;
-    private long idleStartNanos;
-    private long bodyStartNanos;
-    private boolean rateWindowOpen;
-    private long windowStartNanos;
-    private long windowBytes;
-    /** Whether output was found queued at the last tick: the write-progress clock is running. */
-    private boolean writeClockRunning;
-    private long writeProgressNanos;
-    private long writtenBytesSeen;
     /** Whether an {@link HttpServerCodec} is in the pipeline to close gracefully (rather than a bare decoder). */
     private boolean codecLingers;
     /** Where fired timeouts are counted; null when nobody asked. */
@@ -138,7 +98,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
 
     /** A handler with the {@link HttpServerTimeouts} defaults. */
     public HttpServerTimeoutHandler() {
-        this(new HttpServerTimeouts());
+        this(HttpServerPolicy.defaults(), null);
     }
 
     /**
@@ -159,28 +119,21 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
      * @throws NullPointerException if {@code timeouts} is null
      */
     public HttpServerTimeoutHandler(HttpServerTimeouts timeouts, HttpMetrics metrics) {
-        Objects.requireNonNull(timeouts, "timeouts");
-        this.metrics = metrics;
-        headTimeoutNanos = timeouts.requestHeadTimeoutNanos();
-        idleTimeoutNanos = timeouts.idleTimeoutNanos();
-        minBodyRate = timeouts.minBodyRateBytesPerSecond();
-        gracePeriodNanos = timeouts.bodyRateGracePeriodNanos();
-        windowNanos = timeouts.bodyRateWindowNanos();
-        writeProgressTimeoutNanos = timeouts.writeProgressTimeoutNanos();
-        long bound = NO_DEADLINE;
-        // A quarter of the write-progress timeout: output is seen queued at a tick, so the clock may start up to
-        // one tick late; a close comes between the timeout and 1.25 times it.
-        bound = shorterEnabled(bound, writeProgressTimeoutNanos / 4);
-        bound = shorterEnabled(bound, headTimeoutNanos);
-        bound = shorterEnabled(bound, idleTimeoutNanos);
-        if (minBodyRate > 0) {
-            bound = shorterEnabled(bound, Math.max(gracePeriodNanos, 1));
-        }
-        tickBoundNanos = bound;
+        this(HttpServerPolicy.of(timeouts), metrics);
     }
 
-    private static long shorterEnabled(long bound, long timeoutNanos) {
-        return timeoutNanos > 0 ? Math.min(bound, timeoutNanos) : bound;
+    /**
+     * A handler with the timeouts of {@code policy} (head, idle, body rate, write), counting into {@code metrics}
+     * (null: nothing) as {@link #HttpServerTimeoutHandler(HttpServerTimeouts, HttpMetrics)} does. Prefer
+     * {@link HttpServerCodec#HttpServerCodec(HttpServerPolicy)}, which applies the same timeouts with no handler to
+     * place.
+     *
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public HttpServerTimeoutHandler(HttpServerPolicy policy, HttpMetrics metrics) {
+        Objects.requireNonNull(policy, "policy");
+        this.metrics = metrics;
+        this.clock = new HttpServerTimeoutClock(policy, metrics, new Exchange());
     }
 
     // ---------------------------------------------------------------- life cycle
@@ -199,13 +152,13 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         }
         ctx.pipeline().addBefore(codec.name(), null, inputObserver);
         if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
-            start();
+            clock.start(ctx);
         }
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
-        stop();
+        clock.stop();
         if (ctx.pipeline().context(inputObserver) != null) {
             ctx.pipeline().remove(inputObserver);
         }
@@ -214,96 +167,44 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
     @Override
     public void channelRegistered(ChannelHandlerContext ctx) throws Exception {
         if (ctx.channel().isActive()) {
-            start();
+            clock.start(ctx);
         }
         ctx.fireChannelRegistered();
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        start();
+        clock.start(ctx);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        stop();
+        clock.stop();
         ctx.fireChannelInactive();
-    }
-
-    private void start() {
-        // Once: handlerAdded, channelRegistered and channelActive may each find the channel active.
-        if (started) {
-            return;
-        }
-        started = true;
-        ticker = tickerOf(ctx.executor());
-        long now = ticker.nanoTime();
-        headStartNanos = idleStartNanos = now;
-        phase = AWAITING_REQUEST;
-        if (tickBoundNanos != NO_DEADLINE) {
-            arm(now, NO_DEADLINE);
-        }
-    }
-
-    private void stop() {
-        standDown(STOPPED);
-    }
-
-    /** Ends every clock for good: {@link #STOPPED}, or {@link #CLOSING} once a close has begun. */
-    private void standDown(byte finalPhase) {
-        started = true;
-        phase = finalPhase;
-        Future<?> t = timer;
-        timer = null;
-        if (t != null) {
-            t.cancel(false);
-        }
-    }
-
-    private static Ticker tickerOf(EventExecutor executor) {
-        return executor instanceof AbstractScheduledEventExecutor scheduled ? scheduled.ticker() : Ticker.system();
     }
 
     // ---------------------------------------------------------------- inbound
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        byte p = phase;
-        if (p == CLOSING) {
+        if (clock.isClosing()) {
             // Closing: nothing more of this connection reaches the application. Behind HttpServerCodec nothing
             // arrives here (it discards input while it lingers); behind a bare decoder, what arrives before the
             // close completes is dropped here.
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (p != STOPPED) {
+        if (clock.isRunning()) {
             if (msg instanceof HttpRequest) {
                 requestsReceived++;
-                phase = IN_BODY;
-                bodyStartNanos = ticker.nanoTime();
-                rateWindowOpen = false;
-                windowBytes = 0;
+                clock.requestReceived();
             }
             if (msg instanceof HttpContent content) {
-                windowBytes += content.content().readableBytes();
-                if (msg instanceof LastHttpContent) {
-                    phase = AWAITING_REQUEST;
-                }
+                clock.contentReceived(content.content().readableBytes(), msg instanceof LastHttpContent);
             }
         }
         ctx.fireChannelRead(msg);
-    }
-
-    /** Called by the companion before the codec for every buffer that brings bytes. */
-    private void bytesArrived() {
-        if (phase == AWAITING_REQUEST) {
-            phase = IN_HEAD;
-            if (requestsReceived != 0) {
-                // Later requests: the head clock starts at their first byte (the first one's at connection start).
-                headStartNanos = ticker.nanoTime();
-            }
-        }
     }
 
     // ---------------------------------------------------------------- outbound
@@ -315,9 +216,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
      */
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
-        if (phase != STOPPED) {
-            standDown(CLOSING);
-        }
+        clock.closing();
         ctx.close(promise);
     }
 
@@ -326,7 +225,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         if (metrics != null && msg instanceof HttpResponse counted) {
             metrics.response(counted.status().code());
         }
-        if (phase == STOPPED || phase == CLOSING) {
+        if (!clock.isRunning()) {
             ctx.write(msg, promise);
             return;
         }
@@ -334,7 +233,7 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
             int code = response.status().code();
             if (code == 101) {
                 // RFC 9110 §15.2.2: after this response the connection speaks another protocol.
-                stop();
+                clock.stop();
                 ctx.write(msg, promise);
                 return;
             }
@@ -349,180 +248,10 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         if (responseInProgress && msg instanceof LastHttpContent) {
             responseInProgress = false;
             responsesWritten++;
-            if (requestsReceived <= responsesWritten) {
-                // Nothing owed any more: the client's clocks start now, unless output is still queued when the
-                // timer runs (see onTick). No listener on the promise: it may be the void one, and a new promise
-                // per response would allocate.
-                long now = ticker.nanoTime();
-                idleStartNanos = now;
-                headStartNanos = now;
-            }
+            // No listener on the promise: it may be the void one, and a new promise per response would allocate.
+            clock.responseWritten();
         }
         ctx.write(msg, promise);
-    }
-
-    // ---------------------------------------------------------------- the timer
-
-    private void arm(long now, long deadline) {
-        long fire = Math.min(deadline, now + tickBoundNanos);
-        timer = ctx.executor().schedule(tick, Math.max(0, fire - now), TimeUnit.NANOSECONDS);
-    }
-
-    private void onTick() {
-        timer = null;
-        if (phase == STOPPED || phase == CLOSING || !ctx.channel().isOpen()) {
-            return;
-        }
-        long now = ticker.nanoTime();
-        long deadline;
-        try {
-            deadline = check(now);
-        } catch (Throwable t) {
-            ctx.fireExceptionCaught(t);
-            return;
-        }
-        if (deadline != 0 && phase != STOPPED && phase != CLOSING && ctx.channel().isOpen()) {
-            arm(now, deadline);
-        }
-    }
-
-    /** Acts on any expired clock; returns the next deadline, {@link #NO_DEADLINE}, or 0 to stop ticking. */
-    private long check(long now) {
-        if (writeProgressTimeoutNanos > 0 && !checkWriteProgress(now)) {
-            return 0;
-        }
-        if (phase == IN_BODY) {
-            return checkBodyRate(now);
-        }
-        if (requestsReceived > responsesWritten) {
-            // The server owes a response: its time, not the client's.
-            return NO_DEADLINE;
-        }
-        if (hasQueuedOutput()) {
-            // Still sending to the client: its clocks start once the output has drained.
-            idleStartNanos = now;
-            headStartNanos = now;
-            return NO_DEADLINE;
-        }
-        boolean firstRequest = requestsReceived == 0;
-        if (phase == IN_HEAD || firstRequest && headTimeoutNanos > 0) {
-            if (headTimeoutNanos == 0) {
-                return NO_DEADLINE;
-            }
-            long deadline = headStartNanos + headTimeoutNanos;
-            if (now - deadline < 0) {
-                return deadline;
-            }
-            timedOut(HttpMetrics.Timeout.REQUEST_HEAD);
-            if (phase == IN_HEAD) {
-                log("request head not complete after {0} ms", TimeUnit.NANOSECONDS.toMillis(headTimeoutNanos));
-                answer408();
-                return 0;
-            }
-            log("no request on a new connection after {0} ms", TimeUnit.NANOSECONDS.toMillis(headTimeoutNanos));
-            // Nothing was sent, so the codec has nothing to linger for: it closes at once, quietly.
-            ctx.close();
-            return 0;
-        }
-        if (idleTimeoutNanos == 0) {
-            return NO_DEADLINE;
-        }
-        long deadline = idleStartNanos + idleTimeoutNanos;
-        if (now - deadline < 0) {
-            return deadline;
-        }
-        timedOut(HttpMetrics.Timeout.IDLE);
-        log("connection idle for {0} ms", TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos));
-        ctx.close();
-        return 0;
-    }
-
-    /**
-     * The write-progress clock: runs while output is queued, restarted whenever the channel's written-byte count
-     * moved since the last tick. Returns false after closing a connection whose client read nothing for the
-     * timeout.
-     */
-    private boolean checkWriteProgress(long now) {
-        if (!hasQueuedOutput()) {
-            writeClockRunning = false;
-            return true;
-        }
-        long written = ctx.channel().writtenBytes();
-        if (!writeClockRunning || written != writtenBytesSeen) {
-            writeClockRunning = true;
-            writtenBytesSeen = written;
-            writeProgressNanos = now;
-            return true;
-        }
-        if (now - writeProgressNanos < writeProgressTimeoutNanos) {
-            return true;
-        }
-        timedOut(HttpMetrics.Timeout.WRITE_PROGRESS);
-        log("client read none of its queued output for {0} ms",
-                TimeUnit.NANOSECONDS.toMillis(writeProgressTimeoutNanos));
-        ctx.close();
-        return false;
-    }
-
-    /** Whether the channel's outbound buffer holds bytes (flushed or not) that have not reached the socket. */
-    private boolean hasQueuedOutput() {
-        // Nothing queued: the bytes before unwritability are the high-water mark plus one.
-        return ctx.channel().bytesBeforeUnwritable() <= ctx.channel().config().getWriteBufferWaterMark().high();
-    }
-
-    private long checkBodyRate(long now) {
-        if (minBodyRate == 0) {
-            return NO_DEADLINE;
-        }
-        if (!ctx.channel().config().isAutoRead()) {
-            // The server is not reading: the client cannot be blamed for this window.
-            rateWindowOpen = false;
-            bodyStartNanos = now;
-            return now + gracePeriodNanos;
-        }
-        if (!rateWindowOpen) {
-            long graceEnd = bodyStartNanos + gracePeriodNanos;
-            if (now - graceEnd < 0) {
-                return graceEnd;
-            }
-            rateWindowOpen = true;
-            windowStartNanos = now;
-            windowBytes = 0;
-            return now + windowNanos;
-        }
-        long elapsed = now - windowStartNanos;
-        if (elapsed < windowNanos) {
-            return windowStartNanos + windowNanos;
-        }
-        // Doubles: bytes * 1e9 overflows a long after 9 GB, and this runs once per window.
-        double required = (double) minBodyRate * elapsed / 1e9;
-        if (windowBytes >= required) {
-            windowStartNanos = now;
-            windowBytes = 0;
-            return now + windowNanos;
-        }
-        timedOut(HttpMetrics.Timeout.BODY_RATE);
-        log("request body below the minimum rate of {0} bytes/s", minBodyRate);
-        boolean canAnswer = !responseInProgress && responsesBegun == requestsReceived - 1;
-        if (canAnswer) {
-            answer408();
-            return 0;
-        }
-        // A response has begun and cannot be replaced: close; the codec lingers, the client is inside a body.
-        ctx.close();
-        return 0;
-    }
-
-    private void timedOut(HttpMetrics.Timeout kind) {
-        if (metrics != null) {
-            metrics.timeout(kind);
-        }
-    }
-
-    private void log(String message, long value) {
-        if (LOGGER.isLoggable(System.Logger.Level.DEBUG)) {
-            LOGGER.log(System.Logger.Level.DEBUG, message + ", closing " + ctx.channel(), value);
-        }
     }
 
     // ---------------------------------------------------------------- 408
@@ -534,16 +263,11 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
      * for the write, so that it does not fail the 408 still queued; nothing lingers.
      */
     private void answer408() {
-        standDown(CLOSING);
-        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
-                Unpooled.EMPTY_BUFFER);
-        res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
-                .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
         if (metrics != null) {
             // Written from here, it does not pass through this handler's write.
             metrics.response(HttpResponseStatus.REQUEST_TIMEOUT.code());
         }
-        ChannelFuture written = ctx.writeAndFlush(res);
+        ChannelFuture written = ctx.writeAndFlush(HttpServerTimeoutClock.requestTimeout());
         if (codecLingers) {
             ctx.close();
         } else {
@@ -555,12 +279,40 @@ public final class HttpServerTimeoutHandler implements ChannelHandler {
         ctx.close();
     }
 
+    /** The counts this handler keeps for its clock, and the clock's actions through this handler's context. */
+    private final class Exchange implements HttpServerTimeoutClock.Exchange {
+        @Override
+        public long requestsReceived() {
+            return requestsReceived;
+        }
+
+        @Override
+        public long responsesWritten() {
+            return responsesWritten;
+        }
+
+        @Override
+        public boolean canAnswerCurrentRequest() {
+            return !responseInProgress && responsesBegun == requestsReceived - 1;
+        }
+
+        @Override
+        public void answerRequestTimeout() {
+            answer408();
+        }
+
+        @Override
+        public void closeForTimeout() {
+            ctx.close();
+        }
+    }
+
     /** Before the codec: reports each read that brings bytes; passes every buffer on unchanged. */
     private final class InputObserver implements ChannelHandler {
         @Override
         public void channelRead(ChannelHandlerContext observerCtx, Object msg) throws Exception {
             if (msg instanceof ByteBuf buf && buf.isReadable()) {
-                bytesArrived();
+                clock.bytesArrived();
             }
             observerCtx.fireChannelRead(msg);
         }

@@ -11,6 +11,10 @@ import java.util.concurrent.TimeUnit;
  * connection of a server and changed afterwards without affecting handlers already built. Not thread-safe while
  * being changed.
  *
+ * <p>{@link HttpServerPolicy} supersedes it: the same limits as {@link java.time.Duration}s, immutable, one
+ * configuration for HTTP/1.1 and HTTP/2 ({@link HttpServerPolicy#of(HttpServerTimeouts)} and
+ * {@link HttpServerPolicy#toTimeouts()} convert between the two).
+ *
  * <pre>{@code
  * HttpServerTimeouts timeouts = new HttpServerTimeouts().setRequestHeadTimeout(5, TimeUnit.SECONDS);
  * ch.pipeline().addLast(new HttpServerCodec(), new HttpServerTimeoutHandler(timeouts), ...);

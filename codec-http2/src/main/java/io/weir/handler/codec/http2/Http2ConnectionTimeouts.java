@@ -1,6 +1,5 @@
 package io.weir.handler.codec.http2;
 
-import io.weir.handler.codec.http.HttpServerTimeouts;
 import io.weir.metrics.HttpMetrics;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +27,8 @@ final class Http2ConnectionTimeouts {
     private final long streamReadTimeoutNanos;
     /** Octets a stream must receive per rate window; 0 when the body rate is not enforced. */
     private final long minBytesPerRateWindow;
-    private final long rateWindowNanos = TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_BODY_RATE_WINDOW_MILLIS);
-    private final long rateGraceNanos =
-            TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS);
+    private final long rateWindowNanos;
+    private final long rateGraceNanos;
     private final long tickBoundNanos;
     private final Runnable tick = this::onTick;
 
@@ -44,8 +42,12 @@ final class Http2ConnectionTimeouts {
         this.c = codec;
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
         this.streamReadTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(streamReadTimeoutMillis);
-        this.minBytesPerRateWindow = minBodyRateBytesPerSecond * HttpServerTimeouts.DEFAULT_BODY_RATE_WINDOW_MILLIS
-                / 1000;
+        // The builder's window and grace period (HttpServerPolicy's, or HTTP/1.1's defaults).
+        this.rateWindowNanos = codec.config.bodyRateWindowNanos;
+        this.rateGraceNanos = codec.config.bodyRateGracePeriodNanos;
+        // Doubles: the rate times the window in nanoseconds overflows a long; a positive rate asks at least a byte.
+        this.minBytesPerRateWindow = minBodyRateBytesPerSecond == 0 ? 0
+                : Math.max(1, (long) ((double) minBodyRateBytesPerSecond * rateWindowNanos / 1e9));
         long bound = NO_DEADLINE;
         if (idleTimeoutNanos > 0) {
             bound = idleTimeoutNanos;

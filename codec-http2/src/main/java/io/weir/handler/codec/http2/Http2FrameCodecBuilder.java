@@ -1,11 +1,13 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.handler.codec.http.HttpServerPolicy;
 import io.weir.handler.codec.http.HttpServerTimeouts;
 
 import io.weir.handler.codec.http2.internal.Http2FrameReader;
 import io.weir.metrics.HttpMetrics;
 import io.weir.util.Ticker;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Builds an {@link Http2FrameCodec}: the settings it advertises and the limits that keep a connection safe. Every
@@ -34,6 +36,9 @@ public final class Http2FrameCodecBuilder {
     private long idleTimeoutMillis;
     private long streamReadTimeoutMillis;
     private long minBodyRateBytesPerSecond;
+    long bodyRateGracePeriodNanos =
+            TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_BODY_RATE_GRACE_PERIOD_MILLIS);
+    long bodyRateWindowNanos = TimeUnit.MILLISECONDS.toNanos(HttpServerTimeouts.DEFAULT_BODY_RATE_WINDOW_MILLIS);
     Http2ResetBudget sharedResetBudget;
     Ticker ticker;
     HttpMetrics metrics;
@@ -258,6 +263,29 @@ public final class Http2FrameCodecBuilder {
     /** The minimum body rate in octets per second, 0 when disabled. */
     public long minBodyRate() {
         return minBodyRateBytesPerSecond;
+    }
+
+    /**
+     * Applies the HTTP/2 side of a server {@code policy}, the same object an HTTP/1.1 {@code HttpServerCodec} takes:
+     * {@linkplain HttpServerPolicy#idleTimeout() idle timeout} ({@link #idleTimeoutMillis(long)}),
+     * {@linkplain HttpServerPolicy#streamReadTimeout() stream read timeout} ({@link #streamReadTimeoutMillis(long)}),
+     * {@linkplain HttpServerPolicy#minBodyRate() minimum body rate} with its grace period and window
+     * ({@link #minBodyRate(long)}), and {@linkplain HttpServerPolicy#writeTimeout() write timeout}
+     * ({@link #writeProgressTimeoutMillis(long)}), each in whole milliseconds. The head timeout is the h2c
+     * decision's ({@link Http2CleartextServerHandler}); linger, keep-alive and the connection cap have no HTTP/2
+     * meaning here. Later setters override what the policy set.
+     *
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public Http2FrameCodecBuilder policy(HttpServerPolicy policy) {
+        Objects.requireNonNull(policy, "policy");
+        idleTimeoutMillis(policy.idleTimeout().toMillis());
+        streamReadTimeoutMillis(policy.streamReadTimeout().toMillis());
+        minBodyRate(policy.minBodyRate());
+        bodyRateGracePeriodNanos = policy.bodyRateGracePeriod().toNanos();
+        bodyRateWindowNanos = policy.bodyRateWindow().toNanos();
+        writeProgressTimeoutMillis(policy.writeTimeout().toMillis());
+        return this;
     }
 
     /**

@@ -1,0 +1,350 @@
+package io.weir.handler.codec.http;
+
+import static io.weir.handler.codec.http.HttpTestSupport.bytes;
+import static io.weir.handler.codec.http.HttpTestSupport.outbound;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelDrainEvent;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.metrics.HttpMetrics;
+import io.weir.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link HttpServerCodec} built with an {@link HttpServerPolicy}: keep-alive and the timeouts with no other handler
+ * in the pipeline, driven by a manual clock. Limits: head 10 s, idle 60 s, body at least 1 KiB/s over 10 s windows
+ * after 5 s, write 30 s, linger 2 s.
+ */
+class HttpServerCodecPolicyTest {
+    private static final String HEAD = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
+    private static final String PARTIAL_HEAD = "GET / HTTP/1.1\r\nHost: example.com\r\n";
+    private static final String OK = "HTTP/1.1 200 OK";
+
+    private static final HttpServerPolicy POLICY = HttpServerPolicy.builder()
+            .requestHeadTimeout(Duration.ofSeconds(10))
+            .idleTimeout(Duration.ofSeconds(60))
+            .minBodyRate(1024, Duration.ofSeconds(5), Duration.ofSeconds(10))
+            .build();
+
+    /** Answers every complete request with a 2-byte 200 (HTTP/1.1, or the version {@link #version} says). */
+    private static final class Answering implements ChannelHandler {
+        final List<String> uris = new ArrayList<>();
+        HttpVersion version = HttpVersion.HTTP_1_1;
+        boolean withLength = true;
+        int bodyBytes = 2;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (msg instanceof HttpRequest req) {
+                    uris.add(req.uri());
+                }
+                if (msg instanceof LastHttpContent) {
+                    FullHttpResponse res = new DefaultFullHttpResponse(version, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(new byte[bodyBytes]));
+                    if (withLength) {
+                        HttpUtil.setContentLength(res, bodyBytes);
+                    }
+                    ctx.writeAndFlush(res);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+    }
+
+    private static EmbeddedChannel server(HttpServerPolicy policy, ChannelHandler app) {
+        return new EmbeddedChannel(new HttpServerCodec(policy), app);
+    }
+
+    private static void advance(EmbeddedChannel ch, long seconds) {
+        ch.advanceTimeBy(seconds, TimeUnit.SECONDS);
+        ch.runPendingTasks();
+    }
+
+    private static void send(EmbeddedChannel ch, String s) {
+        ch.writeInbound(bytes(s));
+    }
+
+    // ---------------------------------------------------------------- timeouts
+
+    @Test
+    void slowlorisHeadIsAnswered408ByTheCodecAlone() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(POLICY, app);
+        send(ch, PARTIAL_HEAD);
+        for (int second = 1; second < 10; second++) {
+            advance(ch, 1);
+            send(ch, "X");
+        }
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout").containsIgnoringCase("connection: close");
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(app.uris).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void slowlorisOnAKeptAliveConnectionIsTimedFromItsFirstByte() {
+        EmbeddedChannel ch = server(POLICY, new Answering());
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith(OK);
+        advance(ch, 30);
+        send(ch, "GET /sec");
+        advance(ch, 9);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void silentConnectionIsClosedQuietlyAfterTheHeadTimeout() {
+        EmbeddedChannel ch = server(POLICY, new Answering());
+        advance(ch, 9);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(outbound(ch)).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void keptAliveConnectionIdleBetweenRequestsIsClosedQuietly() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(POLICY, app);
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith(OK);
+        advance(ch, 59);
+        send(ch, HEAD);
+        assertThat(outbound(ch)).as("the idle clock restarts after each response").startsWith(OK);
+        advance(ch, 59);
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 1);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(outbound(ch)).isEmpty();
+        assertThat(app.uris).containsExactly("/", "/");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void slowBodyBelowTheMinimumRateIsAnswered408() {
+        EmbeddedChannel ch = server(POLICY, new Answering());
+        send(ch, "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: 100000\r\n\r\n");
+        String hundredBytes = "x".repeat(100);
+        for (int second = 0; second < 14; second++) {
+            send(ch, hundredBytes);
+            advance(ch, 1);
+        }
+        assertThat(ch.isOpen()).isTrue();
+        send(ch, hundredBytes);
+        advance(ch, 1);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void bodyAtTheMinimumRateIsServed() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(POLICY, app);
+        int length = 2048 * 30;
+        send(ch, "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: " + length + "\r\n\r\n");
+        for (int second = 0; second < 30; second++) {
+            advance(ch, 1);
+            assertThat(ch.isOpen()).isTrue();
+            send(ch, "x".repeat(2048));
+        }
+        assertThat(outbound(ch)).startsWith(OK);
+        assertThat(ch.isOpen()).isTrue();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void switchingProtocolsStopsTheTimeouts() {
+        EmbeddedChannel ch = server(POLICY, new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof LastHttpContent) {
+                    ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                            HttpResponseStatus.SWITCHING_PROTOCOLS, Unpooled.EMPTY_BUFFER));
+                }
+                ReferenceCountUtil.release(msg);
+            }
+        });
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 101");
+        advance(ch, 3600);
+        assertThat(ch.isOpen()).as("the new protocol brings its own timeouts").isTrue();
+        assertThat(ch.hasPendingTasks()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void metricsCountEveryResponseAndTheTimeoutThatFired() {
+        HttpMetrics metrics = new HttpMetrics();
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(new HttpDecoderConfig(), POLICY, metrics),
+                new Answering());
+        send(ch, HEAD + HEAD);
+        assertThat(outbound(ch)).startsWith(OK);
+        send(ch, "GET /slow HTTP/1.1\r\n");
+        advance(ch, 10);
+        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(metrics.responses().counter(1).sum()).as("2xx").isEqualTo(2);
+        assertThat(metrics.responses().counter(3).sum()).as("4xx: the 408").isEqualTo(1);
+        assertThat(metrics.timeouts().counter(HttpMetrics.Timeout.REQUEST_HEAD.ordinal()).sum()).isEqualTo(1);
+        ch.finishAndReleaseAll();
+    }
+
+    // ---------------------------------------------------------------- the graceful close, with the policy's bounds
+
+    @Test
+    void neverReadingClientIsClosedAfterTheWriteTimeout() {
+        // Slowloris in reverse: ask for a large answer, read none of it, hold the connection and the queued bytes.
+        Answering app = new Answering();
+        app.bodyBytes = 200_000;
+        HalfClosingTestChannel ch = new HalfClosingTestChannel(new HttpServerCodec(POLICY), app);
+        ch.peerStopsReading();
+        ch.receive(HEAD);
+        long timeoutSeconds = POLICY.writeTimeout().toSeconds();
+        for (long t = 1; t < timeoutSeconds; t++) {
+            ch.advance(1, TimeUnit.SECONDS);
+        }
+        assertThat(ch.isOpen()).as("within the timeout").isTrue();
+        // Closing begins by 1.25 times the timeout; the flush never completes, so the linger bound ends it.
+        for (long t = 0; t < timeoutSeconds / 4 + POLICY.lingerTimeout().toSeconds() + 1; t++) {
+            ch.advance(1, TimeUnit.SECONDS);
+        }
+        assertThat(ch.isOpen()).as("closed once no byte was read for the timeout").isFalse();
+        ch.finish();
+    }
+
+    @Test
+    void slowlorisStillSendingAfterIts408IsDroppedUntilThePolicysLingerBound() {
+        HttpServerPolicy policy = POLICY.toBuilder().linger(Duration.ofSeconds(1), 1024).build();
+        Answering app = new Answering();
+        HalfClosingTestChannel ch = new HalfClosingTestChannel(new HttpServerCodec(policy), app);
+        ch.receive(PARTIAL_HEAD);
+        ch.advance(10, TimeUnit.SECONDS);
+        assertThat(ch.takeSent()).startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOutputShutdown()).as("the 408 is followed by the end of the output").isTrue();
+        ch.receive("X-Late: 1\r\n\r\n" + HEAD);
+        assertThat(ch.isOpen()).as("lingering").isTrue();
+        assertThat(app.uris).as("dropped unread").isEmpty();
+        ch.receive("x".repeat(1024));
+        assertThat(ch.isOpen()).as("more than the policy's 1 KiB dropped").isFalse();
+        assertThat(ch.takeSent()).as("no second answer").isEmpty();
+        ch.finish();
+    }
+
+    // ---------------------------------------------------------------- keep-alive
+
+    @Test
+    void connectionCloseRequestClosesAfterItsResponse() {
+        EmbeddedChannel ch = server(POLICY, new Answering());
+        send(ch, "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+        assertThat(outbound(ch)).startsWith(OK).containsIgnoringCase("connection: close");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void pipelinedRequestsBeforeAConnectionCloseAreAllAnswered() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(POLICY, app);
+        send(ch, "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+        String written = outbound(ch);
+        assertThat(written.split("HTTP/1.1 200 OK", -1)).as("two responses").hasSize(3);
+        assertThat(written.indexOf("connection: close")).as("only the last says close")
+                .isGreaterThan(written.lastIndexOf(OK));
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(app.uris).containsExactly("/1", "/2");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void http10KeepAliveIsAnsweredKeepAliveAndPersists() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(POLICY, app);
+        send(ch, "GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+        assertThat(outbound(ch)).startsWith(OK).containsIgnoringCase("connection: keep-alive");
+        assertThat(ch.isOpen()).isTrue();
+        send(ch, "GET /again HTTP/1.0\r\n\r\n");
+        assertThat(outbound(ch)).startsWith(OK).containsIgnoringCase("connection: close");
+        assertThat(ch.isOpen()).as("HTTP/1.0 without keep-alive closes").isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void responseWhoseEndOnlyTheCloseCanTellClosesTheConnection() {
+        Answering app = new Answering();
+        app.withLength = false;
+        EmbeddedChannel ch = server(POLICY, app);
+        send(ch, HEAD);
+        assertThat(outbound(ch)).startsWith(OK).containsIgnoringCase("connection: close");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void keepAliveOffClosesAfterEveryResponse() {
+        Answering app = new Answering();
+        EmbeddedChannel ch = server(POLICY.toBuilder().keepAlive(false).build(), app);
+        send(ch, HEAD + HEAD);
+        String written = outbound(ch);
+        assertThat(written).startsWith(OK).containsIgnoringCase("connection: close");
+        assertThat(written.split(OK, -1)).as("one response: the pipelined second request is not answered")
+                .hasSize(2);
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void drainClosesAnIdleConnectionAtOnceAndABusyOneAfterItsResponse() {
+        EmbeddedChannel idle = server(POLICY, new Answering());
+        send(idle, HEAD);
+        assertThat(outbound(idle)).startsWith(OK);
+        idle.pipeline().fireUserEventTriggered(ChannelDrainEvent.INSTANCE);
+        assertThat(idle.isOpen()).as("nothing owed: closed at once").isFalse();
+        idle.finishAndReleaseAll();
+
+        List<ChannelHandlerContext> held = new ArrayList<>();
+        EmbeddedChannel busy = server(POLICY, new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                held.add(ctx);
+                ReferenceCountUtil.release(msg);
+            }
+        });
+        send(busy, HEAD);
+        busy.pipeline().fireUserEventTriggered(ChannelDrainEvent.INSTANCE);
+        assertThat(busy.isOpen()).as("a response is owed").isTrue();
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.copiedBuffer("ok", StandardCharsets.US_ASCII));
+        HttpUtil.setContentLength(res, 2);
+        held.get(0).writeAndFlush(res);
+        assertThat(outbound(busy)).startsWith(OK).containsIgnoringCase("connection: close");
+        assertThat(busy.isOpen()).as("closed after the last response").isFalse();
+        busy.finishAndReleaseAll();
+    }
+
+    @Test
+    void withoutAPolicyTheCodecNeitherTimesOutNorClosesAfterAResponse() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new Answering());
+        send(ch, "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+        assertThat(outbound(ch)).startsWith(OK).doesNotContainIgnoringCase("connection: close");
+        advance(ch, 3600);
+        assertThat(ch.isOpen()).as("closing is left to the handlers after the codec").isTrue();
+        ch.finishAndReleaseAll();
+    }
+}
