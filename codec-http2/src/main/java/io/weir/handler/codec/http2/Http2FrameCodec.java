@@ -11,6 +11,7 @@ import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
+import io.weir.handler.codec.ByteToMessageDecoder;
 import io.weir.handler.codec.WritabilityInputPause;
 import io.weir.handler.codec.http2.internal.Http2EventLimiter;
 import io.weir.handler.codec.http2.internal.Http2FlowWindow;
@@ -136,7 +137,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     static final long GRACEFUL_SHUTDOWN_PING = 0x5765_6972_4741_5921L;
     /** Recently closed streams remembered, so that frames still in flight get the right reaction. */
     private static final int RECENTLY_CLOSED = 64;
-    private static final int MAX_DEBUG_DATA_CHARS = 256;
+    /** GOAWAY debug data by {@link Http2Error} ordinal (see {@link #goAwayDebugData}); empty means none. */
+    private static final byte[][] GOAWAY_DEBUG_TEXT = goAwayDebugTexts();
     private static final System.Logger LOGGER = System.getLogger(Http2FrameCodec.class.getName());
     /** Set once an allocation failure was logged: a JVM short of memory would otherwise log one per connection. */
     private static final java.util.concurrent.atomic.AtomicBoolean ALLOCATION_FAILURE_LOGGED =
@@ -166,6 +168,8 @@ public final class Http2FrameCodec implements ChannelHandler {
     private Ticker ticker;
     Http2EventLimiter resets;
     private ByteBuf cumulation;
+    /** The cumulation was made or grown by the cumulator, not a buffer from the transport taken as it came. */
+    private boolean cumulationOwned;
     int activeRemoteStreams;
     private int activeLocalStreams;
     long remoteMaxConcurrentStreams = Long.MAX_VALUE;
@@ -228,6 +232,23 @@ public final class Http2FrameCodec implements ChannelHandler {
                 config.minBodyRate());
         this.extendedConnect = new Http2ExtendedConnect(localSettings);
         this.metrics = config.metrics;
+    }
+
+    private static byte[][] goAwayDebugTexts() {
+        byte[][] texts = new byte[Http2Error.values().length][];
+        java.util.Arrays.fill(texts, new byte[0]);
+        texts[Http2Error.PROTOCOL_ERROR.ordinal()] = ascii("protocol error");
+        texts[Http2Error.FLOW_CONTROL_ERROR.ordinal()] = ascii("flow-control window exceeded");
+        texts[Http2Error.SETTINGS_TIMEOUT.ordinal()] = ascii("SETTINGS not acknowledged in time");
+        texts[Http2Error.STREAM_CLOSED.ordinal()] = ascii("frame on a closed stream");
+        texts[Http2Error.FRAME_SIZE_ERROR.ordinal()] = ascii("bad frame size");
+        texts[Http2Error.COMPRESSION_ERROR.ordinal()] = ascii("header block could not be decoded");
+        texts[Http2Error.ENHANCE_YOUR_CALM.ordinal()] = ascii("connection limit exceeded");
+        return texts;
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** A server codec with the default settings and limits. */
@@ -468,45 +489,40 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
         readNanos = ticker.nanoTime();
         ByteBuf buf;
-        try {
-            buf = cumulate(in);
-        } catch (OutOfMemoryError e) {
-            // Nothing was lost: the cumulation is still whole and in is released. The connection cannot go on
-            // without the bytes, so it ends here, and only here.
-            in.release();
-            allocationFailed(e);
-            return;
+        ByteBuf kept = cumulation;
+        if (kept == null) {
+            buf = in;
+        } else {
+            // The cumulator owns both buffers from here on, and releases both if it fails.
+            cumulation = null;
+            try {
+                buf = ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), kept, in);
+            } catch (OutOfMemoryError e) {
+                // The connection cannot go on without the bytes, so it ends here, and only here.
+                allocationFailed(e);
+                return;
+            }
         }
-        decode(buf);
+        decode(buf, buf != in);
     }
 
     /**
-     * Appends {@code in} (released) to the bytes kept from earlier reads and returns them all; the kept bytes are
-     * detached only once the new buffer exists, so a failed allocation loses nothing.
+     * Reads the frames in {@code buf} (taking it) and keeps what is left for the next read. The read part of a kept
+     * buffer is discarded when the buffer is ours alone ({@code owned}: the cumulator made or grew it, and no DATA
+     * frame still holds a slice of it), so a connection that always ends a read inside a frame does not grow it.
      */
-    private ByteBuf cumulate(ByteBuf in) {
-        ByteBuf c = cumulation;
-        if (c == null) {
-            return in;
-        }
-        ByteBuf buf = ctx.alloc().buffer(c.readableBytes() + in.readableBytes());
-        cumulation = null;
-        buf.writeBytes(c);
-        buf.writeBytes(in);
-        c.release();
-        in.release();
-        return buf;
-    }
-
-    /** Reads the frames in {@code buf} (taking it) and keeps what is left for the next read. */
-    private void decode(ByteBuf buf) {
+    private void decode(ByteBuf buf, boolean owned) {
         inRead = true;
         try {
             readFrames(buf);
         } finally {
             inRead = false;
             if (buf.isReadable() && !failed) {
+                if (owned && buf.refCnt() == 1) {
+                    buf.discardSomeReadBytes();
+                }
                 cumulation = buf;
+                cumulationOwned = owned;
             } else {
                 buf.release();
             }
@@ -594,7 +610,11 @@ public final class Http2FrameCodec implements ChannelHandler {
         failed = true;
         timeouts.stop();
         try {
-            writeGoAway(ids.lastRemoteStreamId(), e.error().code(), debugData(e.getMessage()));
+            if (LOGGER.isLoggable(System.Logger.Level.DEBUG)) {
+                LOGGER.log(System.Logger.Level.DEBUG, "HTTP/2 connection " + ctx.channel() + " failed: "
+                        + e.getMessage());
+            }
+            writeGoAway(ids.lastRemoteStreamId(), e.error().code(), goAwayDebugData(e.error()));
             ctx.flush();
         } catch (OutOfMemoryError oom) {
             // No memory for the GOAWAY: the close below still ends the connection.
@@ -614,12 +634,14 @@ public final class Http2FrameCodec implements ChannelHandler {
         }
     }
 
-    private ByteBuf debugData(String message) {
-        if (message == null || message.isEmpty()) {
-            return Unpooled.EMPTY_BUFFER;
-        }
-        String m = message.length() > MAX_DEBUG_DATA_CHARS ? message.substring(0, MAX_DEBUG_DATA_CHARS) : message;
-        return Unpooled.copiedBuffer(m, StandardCharsets.UTF_8);
+    /**
+     * The GOAWAY debug data for a connection error: a short fixed text per error code, never the exception's
+     * message, which may name internal state (a field, a class, a helpful NullPointerException's expression) that a
+     * peer has no business seeing. An internal error says nothing at all. The message goes to the DEBUG log.
+     */
+    private static ByteBuf goAwayDebugData(Http2Error error) {
+        byte[] text = GOAWAY_DEBUG_TEXT[error.ordinal()];
+        return text.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(text);
     }
 
     private void streamFailed(Http2Exception e) {
@@ -1155,7 +1177,7 @@ public final class Http2FrameCodec implements ChannelHandler {
         ByteBuf kept = cumulation;
         if (kept != null) {
             cumulation = null;
-            decode(kept);
+            decode(kept, cumulationOwned);
             channelReadComplete(ctx);
         }
         if (!failed) {
