@@ -1,26 +1,36 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import static io.weir.handler.codec.http2.Http2Exception.connectionError;
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
 import io.weir.buffer.ByteBuf;
-import io.weir.handler.codec.http2.internal.Http2FrameListener;
-import io.weir.handler.codec.http2.internal.Http2Frames;
-import io.weir.handler.codec.http2.internal.Http2StreamState;
+import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2Error;
+import io.weir.handler.codec.http2.Http2Exception;
+import io.weir.handler.codec.http2.Http2GoAwayFrame;
+import io.weir.handler.codec.http2.Http2Headers;
+import io.weir.handler.codec.http2.Http2HeadersFrame;
+import io.weir.handler.codec.http2.Http2PingFrame;
+import io.weir.handler.codec.http2.Http2PriorityUpdateFrame;
+import io.weir.handler.codec.http2.Http2ResetFrame;
+import io.weir.handler.codec.http2.Http2Settings;
+import io.weir.handler.codec.http2.Http2SettingsAckFrame;
+import io.weir.handler.codec.http2.Http2SettingsFrame;
+import io.weir.handler.codec.http2.Http2UnknownFrame;
 import io.weir.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The inbound half of an {@link Http2FrameCodec}: applies each frame the reader parsed to the connection state
+ * The inbound half of an {@link Http2Connection}: applies each frame the reader parsed to the connection state
  * (stream states and ids, windows, settings, limits) and fires the frame messages. Only called from the
  * connection's event loop, by the codec's reader.
  */
 final class Http2ConnectionInbound implements Http2FrameListener {
 
-    private final Http2FrameCodec c;
+    private final Http2Connection c;
 
-    Http2ConnectionInbound(Http2FrameCodec codec) {
-        this.c = codec;
+    Http2ConnectionInbound(Http2Connection connection) {
+        this.c = connection;
     }
 
     @Override
@@ -28,7 +38,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             throws Http2Exception {
         int size = length + padding;
         c.connectionWindow.receive(size);
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        Http2StreamRecord stream = c.streams.get(streamId);
         if (stream == null) {
             giveBackToConnection(size);
             if (c.ids.isIdle(streamId)) {
@@ -55,9 +65,9 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             giveBackToConnection(padding);
         }
         if (length == 0 && !endStream) {
-            if (++c.consecutiveEmptyData > c.config.maxConsecutiveEmptyDataFrames) {
+            if (++c.consecutiveEmptyData > c.config.maxConsecutiveEmptyDataFrames()) {
                 throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
-                        + c.config.maxConsecutiveEmptyDataFrames + " consecutive empty DATA frames");
+                        + c.config.maxConsecutiveEmptyDataFrames() + " consecutive empty DATA frames");
             }
         } else {
             c.consecutiveEmptyData = 0;
@@ -89,7 +99,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     public void onHeaders(int streamId, ByteBuf headerBlock, int padding, boolean endStream,
             boolean hasPriority, int streamDependency, int weight, boolean exclusive) throws Http2Exception {
         c.consecutiveEmptyData = 0;
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        Http2StreamRecord stream = c.streams.get(streamId);
         if (stream == null) {
             openRemoteStream(streamId, headerBlock, endStream);
             return;
@@ -187,7 +197,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             c.rememberClosed(streamId, true);
             throw malformed;
         }
-        DefaultHttp2FrameStream stream = c.openStream(streamId,
+        Http2StreamRecord stream = c.openStream(streamId,
                 endStream ? Http2StreamState.HALF_CLOSED_REMOTE : Http2StreamState.OPEN);
         stream.headersReceived = true;
         try {
@@ -209,7 +219,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                 CharSequence priority = headers.get("priority");
                 if (priority != null) {
                     Http2Priorities.apply(stream, Http2Priorities.parse(priority,
-                            c.config.maxPriorityFieldValueLength));
+                            c.config.maxPriorityFieldValueLength()));
                 }
             }
         }
@@ -220,7 +230,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
     }
 
-    private void contentLength(DefaultHttp2FrameStream stream, Http2Headers headers, boolean endStream)
+    private void contentLength(Http2StreamRecord stream, Http2Headers headers, boolean endStream)
             throws Http2Exception {
         long length = Http2Priorities.contentLength(stream.id, headers);
         if (length < 0) {
@@ -266,7 +276,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
 
     @Override
     public void onRstStream(int streamId, long errorCode) throws Http2Exception {
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        Http2StreamRecord stream = c.streams.get(streamId);
         if (stream == null) {
             if (c.ids.isIdle(streamId)) {
                 throw connectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + streamId
@@ -312,9 +322,9 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
         for (int id : c.streams.keys()) {
             // A write below may end and remove a stream further on in the copy of the keys.
-            DefaultHttp2FrameStream stream = c.streams.get(id);
+            Http2StreamRecord stream = c.streams.get(id);
             if (stream != null) {
-                c.flow.streamWindowChanged(c.ctx, stream);
+                c.flow.streamWindowChanged(stream);
             }
         }
     }
@@ -371,7 +381,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             }
         }
         if (c.unackedSettings.isEmpty()) {
-            Http2FrameCodec.cancel(c.settingsTimeout);
+            Http2Connection.cancel(c.settingsTimeout);
             c.settingsTimeout = null;
         }
         c.ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
@@ -386,7 +396,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
 
     @Override
     public void onPingAck(long data) {
-        if (data == Http2FrameCodec.GRACEFUL_SHUTDOWN_PING && c.closePromise != null) {
+        if (data == Http2Connection.GRACEFUL_SHUTDOWN_PING && c.closePromise != null) {
             c.sendFinalGoAway();
             return;
         }
@@ -406,7 +416,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         c.goAwayReceived(lastStreamId, errorCode);
         c.ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
         for (int id : c.streams.keys()) {
-            DefaultHttp2FrameStream stream = c.streams.get(id);
+            Http2StreamRecord stream = c.streams.get(id);
             if (stream != null && c.ids.isLocal(id) && id > lastStreamId) {
                 // §6.8: streams above the last id were not processed; they may be retried elsewhere.
                 stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
@@ -419,11 +429,11 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     public void onWindowUpdate(int streamId, int windowSizeIncrement) throws Http2Exception {
         if (streamId == 0) {
             c.flow.connectionWindow.increment(windowSizeIncrement);
-            c.flow.writePending(c.ctx);
+            c.flow.writePending();
             c.flushNeeded = true;
             return;
         }
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        Http2StreamRecord stream = c.streams.get(streamId);
         if (stream == null) {
             if (c.ids.isIdle(streamId)) {
                 throw connectionError(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + streamId);
@@ -432,7 +442,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
         stream.state = stream.state.onReceive(Http2Frames.WINDOW_UPDATE, false, streamId);
         stream.remoteWindow.increment(windowSizeIncrement);
-        c.flow.streamWindowChanged(c.ctx, stream);
+        c.flow.streamWindowChanged(stream);
         c.flushNeeded = true;
     }
 
@@ -449,10 +459,10 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                     + ", a push stream that was never promised (RFC 9218 §7.1)");
         }
         int length = priorityFieldValue.readableBytes();
-        int packed = length > c.config.maxPriorityFieldValueLength ? Http2Priorities.DEFAULT
+        int packed = length > c.config.maxPriorityFieldValueLength() ? Http2Priorities.DEFAULT
                 : Http2Priorities.parse(priorityFieldValue.toString(StandardCharsets.US_ASCII),
-                        c.config.maxPriorityFieldValueLength);
-        DefaultHttp2FrameStream stream = c.streams.get(prioritizedStreamId);
+                        c.config.maxPriorityFieldValueLength());
+        Http2StreamRecord stream = c.streams.get(prioritizedStreamId);
         if (stream != null) {
             Http2Priorities.apply(stream, packed);
             c.ctx.fireChannelRead(new Http2PriorityUpdateFrame(stream, stream.urgency, stream.incremental));

@@ -1,12 +1,13 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import io.weir.handler.codec.http.HttpServerTimeouts;
+import io.weir.handler.codec.http2.Http2Error;
 import io.weir.metrics.HttpMetrics;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@link Http2FrameCodec}'s waits on the peer: the connection idle timeout, the stream read timeout and the
+ * The {@link Http2Connection}'s waits on the peer: the connection idle timeout, the stream read timeout and the
  * minimum request body rate, on one timer per connection. Only used from the connection's event loop.
  *
  * <p>Reads only stamp a field (the codec's {@code readNanos}, a stream's {@code lastReadNanos}); nothing is
@@ -23,7 +24,7 @@ final class Http2ConnectionTimeouts {
 
     private static final long NO_DEADLINE = Long.MAX_VALUE;
 
-    private final Http2FrameCodec c;
+    private final Http2Connection c;
     private final long idleTimeoutNanos;
     private final long streamReadTimeoutNanos;
     /** Octets a stream must receive per rate window; 0 when the body rate is not enforced. */
@@ -39,9 +40,9 @@ final class Http2ConnectionTimeouts {
     private long idleSinceNanos;
     private boolean stopped;
 
-    Http2ConnectionTimeouts(Http2FrameCodec codec, long idleTimeoutMillis, long streamReadTimeoutMillis,
+    Http2ConnectionTimeouts(Http2Connection connection, long idleTimeoutMillis, long streamReadTimeoutMillis,
             long minBodyRateBytesPerSecond) {
-        this.c = codec;
+        this.c = connection;
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
         this.streamReadTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(streamReadTimeoutMillis);
         this.minBytesPerRateWindow = minBodyRateBytesPerSecond * HttpServerTimeouts.DEFAULT_BODY_RATE_WINDOW_MILLIS
@@ -75,7 +76,7 @@ final class Http2ConnectionTimeouts {
     /** Stops every clock for good (the connection is closing or closed). */
     void stop() {
         stopped = true;
-        Http2FrameCodec.cancel(timer);
+        Http2Connection.cancel(timer);
         timer = null;
     }
 
@@ -135,7 +136,7 @@ final class Http2ConnectionTimeouts {
      * stream {@link #TOO_SLOW}. A window in which the peer could not send is started over. Returns when the
      * current window ends.
      */
-    private long checkBodyRate(DefaultHttp2FrameStream stream, long now, boolean blocked) {
+    private long checkBodyRate(Http2StreamRecord stream, long now, boolean blocked) {
         if (stream.rateWindowStartNanos == 0) {
             // First seen now: the grace period runs, then the first window.
             stream.rateWindowStartNanos = Math.max(1, now + rateGraceNanos);
@@ -169,7 +170,7 @@ final class Http2ConnectionTimeouts {
         long next = NO_DEADLINE;
         boolean connectionBlocked = c.connectionWindow.window() <= 0;
         for (int id : c.streams.keys()) {
-            DefaultHttp2FrameStream stream = c.streams.get(id);
+            Http2StreamRecord stream = c.streams.get(id);
             // Only a stream still waiting for the peer (it has not sent END_STREAM). A half-closed (remote)
             // stream is owed an answer by the server: the peer's silence there is a long poll, not an attack.
             if (stream == null || !stream.state.remoteMaySendData() || !c.isRemoteStream(id)) {
