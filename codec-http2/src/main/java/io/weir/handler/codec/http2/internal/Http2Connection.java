@@ -37,7 +37,6 @@ import io.weir.util.collection.IntObjectHashMap;
 import io.weir.util.collection.IntObjectMap;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
 import io.weir.util.concurrent.Future;
-import io.weir.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -112,17 +111,10 @@ public final class Http2Connection {
     boolean flushNeeded;
     /** Outbound DATA held back by flow control is above the bound: streams unwritable, new streams refused. */
     boolean outputFull;
-    private ScheduledFuture<?> progressCheck;
-    private long progressNanos;
-    private long progressSentBytes;
-    private long progressBacklogBytes;
     int goAwaySentLastStreamId = -1;
     int goAwayReceivedLastStreamId = -1;
     ChannelPromise closePromise;
     private boolean graceful2ndGoAwaySent;
-    ScheduledFuture<?> settingsTimeout;
-    private ScheduledFuture<?> stallCheck;
-    private ScheduledFuture<?> gracefulTimeout;
     /** Ticker time of the last read from the socket, stamped on the streams its frames reach. */
     long readNanos;
     private final Http2ConnectionTimeouts timeouts;
@@ -156,8 +148,7 @@ public final class Http2Connection {
         decoder.maxHeaderCount(config.maxHeaderCount(), Math.max(config.maxHeaderCount(),
                 config.maxHeaderCount() * HpackDecoder.DEFAULT_CONNECTION_ERROR_FACTOR));
         this.flow = new Http2OutboundFlow(new DataSink(), writer);
-        this.timeouts = new Http2ConnectionTimeouts(this, config.idleTimeoutMillis(), config.streamReadTimeoutMillis(),
-                config.minBodyRateBytesPerSecond());
+        this.timeouts = new Http2ConnectionTimeouts(this, config);
         this.extendedConnect = new Http2ExtendedConnect(localSettings);
         this.metrics = config.metrics();
     }
@@ -384,11 +375,7 @@ public final class Http2Connection {
         failed = true;
         upgradeRequest = null;
         extendedConnect.connectionClosed();
-        timeouts.stop();
-        cancel(settingsTimeout);
-        cancel(stallCheck);
-        cancel(gracefulTimeout);
-        cancel(progressCheck);
+        timeouts.cancelAll();
         reader.close();
         if (!streams.isEmpty()) {
             for (int id : streams.keys()) {
@@ -403,12 +390,6 @@ public final class Http2Connection {
         if (p != null) {
             closePromise = null;
             ctx.close(p);
-        }
-    }
-
-    static void cancel(ScheduledFuture<?> f) {
-        if (f != null) {
-            f.cancel(false);
         }
     }
 
@@ -899,8 +880,8 @@ public final class Http2Connection {
             resetStream(stream.id, stream, Http2Error.CANCEL.code());
         }
         checkQueuedBytes();
-        armStallCheck();
         if (flow.queuedBytes > 0) {
+            timeouts.armStallCheck();
             armProgressCheck();
         }
     }
@@ -922,14 +903,16 @@ public final class Http2Connection {
     private void writeSettings(Http2Settings settings, ChannelPromise promise) {
         unackedSettings.addLast(new Http2Settings().putAll(settings));
         writer.writeSettings(ctx, settings, promise);
-        if (settingsTimeout == null) {
-            settingsTimeout = ctx.executor().schedule(this::settingsAckTimedOut, config.settingsAckTimeoutMillis(),
-                    TimeUnit.MILLISECONDS);
-        }
+        timeouts.armSettingsAck();
     }
 
-    private void settingsAckTimedOut() {
-        settingsTimeout = null;
+    /** Every SETTINGS we sent is acknowledged: the acknowledgement clock stops. */
+    void allSettingsAcknowledged() {
+        timeouts.cancelSettingsAck();
+    }
+
+    /** The SETTINGS acknowledgement timer fired: ends the connection if a SETTINGS is still unacknowledged. */
+    void settingsAckTimedOut() {
         if (!unackedSettings.isEmpty()) {
             connectionFailed(connectionError(Http2Error.SETTINGS_TIMEOUT, "SETTINGS not acknowledged within "
                     + config.settingsAckTimeoutMillis() + " ms (RFC 9113 §6.5.3)"));
@@ -968,7 +951,7 @@ public final class Http2Connection {
      * Octets waiting in the channel for the socket, from its writability accounting: the high water mark less
      * what may still be queued while writable, or the low water mark plus what must drain while not.
      */
-    private static long socketBacklogBytes(Channel ch) {
+    static long socketBacklogBytes(Channel ch) {
         WriteBufferWaterMark marks = ch.config().getWriteBufferWaterMark();
         long beforeWritable = ch.bytesBeforeWritable();
         if (beforeWritable > 0) {
@@ -995,75 +978,24 @@ public final class Http2Connection {
         return true;
     }
 
-    // ---------------------------------------------------------------- input backpressure
-
-    // ---------------------------------------------------------------- write progress
+    // ---------------------------------------------------------------- timers (run by Http2ConnectionTimeouts)
 
     /** Starts the write-progress clock if it is not running (output is owed from now on). */
     public void armProgressCheck() {
-        long timeout = config.writeProgressTimeoutMillis();
-        if (progressCheck != null || timeout == 0 || failed) {
-            return;
-        }
-        progressNanos = ticker.nanoTime();
-        progressSentBytes = flow.sentBytes;
-        progressBacklogBytes = socketBacklogBytes(ctx.channel());
-        progressCheck = ctx.executor().schedule(this::checkWriteProgress, Math.max(1, timeout / 4),
-                TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * Closes a connection that owes output and sent none of it for the write-progress timeout: DATA waiting for a
-     * window that never opens (however many streams wait on it), or a socket backlog the peer never reads.
-     */
-    private void checkWriteProgress() {
-        progressCheck = null;
-        if (failed) {
-            return;
-        }
-        long backlog = socketBacklogBytes(ctx.channel());
-        if (flow.queuedBytes == 0 && backlog == 0) {
-            return; // nothing owed: the clock stops until output is owed again
-        }
-        long now = ticker.nanoTime();
-        if (flow.sentBytes != progressSentBytes || backlog < progressBacklogBytes) {
-            progressNanos = now;
-        }
-        progressSentBytes = flow.sentBytes;
-        progressBacklogBytes = backlog;
-        long timeout = config.writeProgressTimeoutMillis();
-        if (now - progressNanos >= TimeUnit.MILLISECONDS.toNanos(timeout)) {
-            connectionFailed(connectionError(Http2Error.INTERNAL_ERROR, "no output progress for " + timeout
-                    + " ms with " + (flow.queuedBytes + backlog) + " octets owed to the peer"));
-            return;
-        }
-        progressCheck = ctx.executor().schedule(this::checkWriteProgress, Math.max(1, timeout / 4),
-                TimeUnit.MILLISECONDS);
-    }
-
-    private void armStallCheck() {
-        if (stallCheck == null && flow.queuedBytes > 0) {
-            stallCheck = ctx.executor().schedule(this::checkStalledStreams, Math.max(1,
-                    config.streamStallTimeoutMillis() / 4), TimeUnit.MILLISECONDS);
+        if (!failed) {
+            timeouts.armWriteProgress();
         }
     }
 
-    /** Resets streams whose queued DATA made no progress for the stall timeout (a peer that never opens windows). */
-    private void checkStalledStreams() {
-        stallCheck = null;
-        if (failed) {
-            return;
-        }
-        long now = ticker.nanoTime();
-        long limit = TimeUnit.MILLISECONDS.toNanos(config.streamStallTimeoutMillis());
+    /** Resets the streams whose queued DATA made no progress for {@code limitNanos} (the peer opens no window). */
+    void resetStalledStreams(long now, long limitNanos) {
         for (int id : streams.keys()) {
             Http2StreamRecord stream = streams.get(id);
-            if (stream != null && stream.stalledSinceNanos != 0 && now - stream.stalledSinceNanos >= limit) {
+            if (stream != null && stream.stalledSinceNanos != 0 && now - stream.stalledSinceNanos >= limitNanos) {
                 resetStream(id, stream, Http2Error.CANCEL.code());
             }
         }
         flushIfNeeded();
-        armStallCheck();
     }
 
     // ---------------------------------------------------------------- graceful close
@@ -1089,10 +1021,7 @@ public final class Http2Connection {
             sendFinalGoAway();
         }
         ctx.flush();
-        gracefulTimeout = ctx.executor().schedule(() -> {
-            gracefulTimeout = null;
-            finishClose();
-        }, config.gracefulShutdownTimeoutMillis(), TimeUnit.MILLISECONDS);
+        timeouts.armGracefulClose();
     }
 
     void sendFinalGoAway() {
@@ -1111,13 +1040,14 @@ public final class Http2Connection {
         }
     }
 
-    private void finishClose() {
+    /** Closes the channel once a graceful close is done (or its timer gave up waiting). */
+    void finishClose() {
         ChannelPromise p = closePromise;
         if (p == null) {
             return;
         }
         closePromise = null;
-        cancel(gracefulTimeout);
+        timeouts.cancelGracefulClose();
         ctx.flush();
         ctx.close(p);
     }

@@ -381,8 +381,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             }
         }
         if (c.unackedSettings.isEmpty()) {
-            Http2Connection.cancel(c.settingsTimeout);
-            c.settingsTimeout = null;
+            c.allSettingsAcknowledged();
         }
         c.ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
     }
