@@ -82,8 +82,7 @@ public final class Http2Connection {
     final Http2LocalFlowWindow connectionWindow = new Http2LocalFlowWindow(0, 65_535);
     final Http2OutboundFlow flow;
     final ArrayDeque<Http2Settings> unackedSettings = new ArrayDeque<>(2);
-    final Http2IdleStreamPriorities idlePriorities = new Http2IdleStreamPriorities();
-    final Http2ConnectionInbound inbound = new Http2ConnectionInbound(this);
+    final Http2ConnectionInbound inbound;
     private final Http2ConnectionListener listener;
     private final int[] recentlyClosedIds = new int[RECENTLY_CLOSED];
     private final boolean[] recentlyResetByUs = new boolean[RECENTLY_CLOSED];
@@ -102,7 +101,6 @@ public final class Http2Connection {
     int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     private int queuedControlFrames;
-    int consecutiveEmptyData;
     private boolean started;
     private boolean failed;
     /** The request of an h2c Upgrade, waiting for the client's connection preface; null otherwise. */
@@ -135,6 +133,7 @@ public final class Http2Connection {
         this.server = config.server();
         this.localSettings = new Http2Settings().putAll(config.initialSettings());
         this.ids = new Http2StreamIds(server);
+        this.inbound = new Http2ConnectionInbound(this, config);
         long listSize = localSettings.get(Http2Settings.MAX_HEADER_LIST_SIZE,
                 Http2FrameCodec.DEFAULT_MAX_HEADER_LIST_SIZE_BYTES);
         this.reader = new Http2FrameReader(server, inbound)
@@ -331,7 +330,7 @@ public final class Http2Connection {
      * whose client never sends its preface.
      */
     public void upgradedFromHttp1(Http2Settings clientSettings, Http2Headers request) throws Http2Exception {
-        inbound.onSettingsApply(clientSettings);
+        applyPeerSettings(clientSettings, false);
         ids.acceptRemote(1);
         Http2StreamRecord stream = openStream(1, Http2StreamState.HALF_CLOSED_REMOTE);
         stream.headersReceived = true;
@@ -550,8 +549,9 @@ public final class Http2Connection {
         WeirEvents.http2Reset(ctx.channel().remoteAddress(), WeirEvents.RECEIVED, id, errorCode);
     }
 
-    /** Counts a GOAWAY received (if metrics are on) and records its JFR event. */
+    /** The peer sent GOAWAY: no new stream of ours; counted (if metrics are on) and recorded as a JFR event. */
     void goAwayReceived(int lastStreamId, long errorCode) {
+        goAwayReceivedLastStreamId = lastStreamId;
         if (metrics != null) {
             metrics.goAwaysReceived().increment(HttpMetrics.http2ErrorIndex(errorCode));
         }
@@ -608,6 +608,215 @@ public final class Http2Connection {
 
     private void controlFrameWritten() {
         queuedControlFrames--;
+    }
+
+    // ---------------------------------------------------------------- applying what the peer sent (inbound)
+
+    /** The stream record of {@code id}, null when it is not open. */
+    Http2StreamRecord stream(int id) {
+        return streams.get(id);
+    }
+
+    boolean isIdle(int id) {
+        return ids.isIdle(id);
+    }
+
+    boolean isRemote(int id) {
+        return ids.isRemote(id);
+    }
+
+    boolean isLocal(int id) {
+        return ids.isLocal(id);
+    }
+
+    /** Accepts the peer's new stream id (RFC 9113 §5.1.1: increasing, of the peer's parity). */
+    void acceptRemote(int id) throws Http2Exception {
+        ids.acceptRemote(id);
+    }
+
+    int lastRemoteStreamId() {
+        return ids.lastRemoteStreamId();
+    }
+
+    /** Decodes a header block with the connection's HPACK decoder (always, so that its table stays in step). */
+    Http2Headers decodeHeaders(int streamId, ByteBuf block, boolean trailers) throws Http2Exception {
+        return decoder.decode(streamId, block, trailers);
+    }
+
+    /** Ticker time of the last read from the socket. */
+    long readNanos() {
+        return readNanos;
+    }
+
+    /** The last stream id of the GOAWAY we sent, -1 before one. */
+    int goAwaySentLastStreamId() {
+        return goAwaySentLastStreamId;
+    }
+
+    /** Outbound DATA held back by flow control is above the bound: new streams are refused. */
+    boolean isOutputFull() {
+        return outputFull;
+    }
+
+    /** Our SETTINGS_MAX_CONCURRENT_STREAMS. */
+    long localMaxConcurrentStreams() {
+        return localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
+    }
+
+    /** Streams the peer opened that are open or half-closed. */
+    int activeRemoteStreams() {
+        return activeRemoteStreams;
+    }
+
+    /** RFC 8441's rules for a received request's {@code :protocol}; null when the request may go on. */
+    Http2Exception checkExtendedConnect(int streamId, Http2Headers headers) {
+        return extendedConnect.checkReceived(streamId, headers);
+    }
+
+    /** Fires a frame to the handlers after the codec. */
+    void fire(Object frame) {
+        ctx.fireChannelRead(frame);
+    }
+
+    /** Takes {@code size} flow-controlled octets from the connection's receive window. */
+    void receiveOnConnection(int size) throws Http2Exception {
+        connectionWindow.receive(size);
+    }
+
+    /** Gives received octets nobody will consume back to the connection window (WINDOW_UPDATE when due). */
+    void giveBackToConnection(int size) {
+        int increment = connectionWindow.consume(size);
+        if (increment > 0) {
+            writer.writeWindowUpdate(ctx, 0, increment, ctx.voidPromise());
+            flushNeeded = true;
+        }
+    }
+
+    /**
+     * Applies the peer's settings; {@code acknowledge} for a SETTINGS frame (an h2c Upgrade's HTTP2-Settings are
+     * not acknowledged). The ACK goes out before any DATA the new values let through (a larger
+     * SETTINGS_INITIAL_WINDOW_SIZE), so the peer sees its settings acknowledged before the frames that depend on
+     * them (RFC 9113 §6.5.3).
+     */
+    void applyPeerSettings(Http2Settings settings, boolean acknowledge) throws Http2Exception {
+        boolean windowsMoved = applySettings(settings);
+        if (acknowledge) {
+            writeControl(writer.writeSettingsAck(ctx, ctx.newPromise()));
+            flushNeeded = true;
+        }
+        if (windowsMoved) {
+            streamWindowsMoved();
+        }
+    }
+
+    /** Lets every stream whose send window a new initial window size moved write what it now may. */
+    private void streamWindowsMoved() {
+        if (ctx == null) {
+            return;
+        }
+        for (int id : streams.keys()) {
+            // A write below may end and remove a stream further on in the copy of the keys.
+            Http2StreamRecord stream = streams.get(id);
+            if (stream != null) {
+                flow.streamWindowChanged(stream);
+            }
+        }
+    }
+
+    /** Applies {@code settings}; true if stream send windows moved (a changed initial window size, open streams). */
+    private boolean applySettings(Http2Settings settings) throws Http2Exception {
+        extendedConnect.onPeerSettings(settings);
+        if (settings.has(Http2Settings.HEADER_TABLE_SIZE)) {
+            encoder.remoteMaxHeaderTableSize(settings.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
+        }
+        if (settings.has(Http2Settings.MAX_FRAME_SIZE)) {
+            writer.maxFrameSize((int) settings.get(Http2Settings.MAX_FRAME_SIZE, 16384));
+        }
+        if (settings.has(Http2Settings.MAX_HEADER_LIST_SIZE)) {
+            remoteMaxHeaderListSize = settings.get(Http2Settings.MAX_HEADER_LIST_SIZE, Long.MAX_VALUE);
+        }
+        if (settings.has(Http2Settings.MAX_CONCURRENT_STREAMS)) {
+            remoteMaxConcurrentStreams = settings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
+        }
+        if (settings.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
+            int size = (int) settings.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
+            int delta = size - remoteInitialWindowSize;
+            remoteInitialWindowSize = size;
+            if (delta != 0 && !streams.isEmpty()) {
+                for (int id : streams.keys()) {
+                    // §6.9.2: every stream window moves by the difference, possibly below zero.
+                    streams.get(id).remoteWindow.applyInitialWindowSizeDelta(delta);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The peer acknowledged our oldest unacknowledged SETTINGS: its values apply to what we receive from now. */
+    void localSettingsAcknowledged() {
+        Http2Settings acked = unackedSettings.pollFirst();
+        if (acked != null) {
+            if (acked.has(Http2Settings.HEADER_TABLE_SIZE)) {
+                decoder.maxHeaderTableSize(acked.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
+            }
+            if (acked.has(Http2Settings.MAX_FRAME_SIZE)) {
+                reader.maxFrameSize((int) acked.get(Http2Settings.MAX_FRAME_SIZE, 16384));
+            }
+            if (acked.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
+                int size = (int) acked.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
+                int delta = size - localInitialWindowSize;
+                localInitialWindowSize = size;
+                if (delta != 0) {
+                    for (int id : streams.keys()) {
+                        streams.get(id).localWindow.applyInitialWindowSizeDelta(delta);
+                    }
+                }
+            }
+        }
+        if (unackedSettings.isEmpty()) {
+            timeouts.cancelSettingsAck();
+        }
+    }
+
+    /** Answers a PING (a control frame, bounded like the others). */
+    void answerPing(long data) {
+        writeControl(writer.writePing(ctx, true, data, ctx.newPromise()));
+        flushNeeded = true;
+    }
+
+    /** True when {@code data} answers the PING of a graceful close, which then sends its final GOAWAY. */
+    boolean gracefulClosePingAnswered(long data) {
+        if (data == GRACEFUL_SHUTDOWN_PING && closePromise != null) {
+            sendFinalGoAway();
+            return true;
+        }
+        return false;
+    }
+
+    /** RFC 9113 §6.8: our streams above the peer's last stream id were not processed; they may be retried. */
+    void refuseLocalStreamsAbove(int lastStreamId) {
+        for (int id : streams.keys()) {
+            Http2StreamRecord stream = streams.get(id);
+            if (stream != null && ids.isLocal(id) && id > lastStreamId) {
+                stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
+                closeStream(stream, streamError(id, Http2Error.REFUSED_STREAM, "GOAWAY from the peer"));
+            }
+        }
+    }
+
+    /** A WINDOW_UPDATE on stream 0: queued DATA of every stream may move. */
+    void connectionWindowUpdate(int increment) throws Http2Exception {
+        flow.connectionWindow.increment(increment);
+        flow.writePending();
+        flushNeeded = true;
+    }
+
+    /** A WINDOW_UPDATE on an open stream: its queued DATA may move. */
+    void streamWindowUpdate(Http2StreamRecord stream, int increment) throws Http2Exception {
+        stream.remoteWindow.increment(increment);
+        flow.streamWindowChanged(stream);
+        flushNeeded = true;
     }
 
     // ---------------------------------------------------------------- streams
@@ -904,11 +1113,6 @@ public final class Http2Connection {
         unackedSettings.addLast(new Http2Settings().putAll(settings));
         writer.writeSettings(ctx, settings, promise);
         timeouts.armSettingsAck();
-    }
-
-    /** Every SETTINGS we sent is acknowledged: the acknowledgement clock stops. */
-    void allSettingsAcknowledged() {
-        timeouts.cancelSettingsAck();
     }
 
     /** The SETTINGS acknowledgement timer fired: ends the connection if a SETTINGS is still unacknowledged. */
