@@ -7,7 +7,6 @@ import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
-import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.WriteBufferWaterMark;
@@ -29,19 +28,14 @@ import io.weir.handler.codec.http2.Http2UnknownFrame;
 import io.weir.handler.codec.http2.Http2WindowUpdateFrame;
 import io.weir.handler.codec.http2.internal.hpack.HpackDecoder;
 import io.weir.handler.codec.http2.internal.hpack.HpackEncoder;
-import io.weir.metrics.HttpMetrics;
-import io.weir.metrics.WeirEvents;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
 import io.weir.util.collection.IntObjectHashMap;
 import io.weir.util.collection.IntObjectMap;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
 import io.weir.util.concurrent.Future;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongPredicate;
 
 /**
  * One HTTP/2 connection's state (RFC 9113) and its only owner: streams and their states (§5.1), stream ids, both
@@ -63,8 +57,6 @@ public final class Http2Connection {
     public static final long GRACEFUL_SHUTDOWN_PING = 0x5765_6972_4741_5921L;
     /** Recently closed streams remembered, so that frames still in flight get the right reaction. */
     private static final int RECENTLY_CLOSED = 64;
-    /** GOAWAY debug data by {@link Http2Error} ordinal (see {@link #goAwayDebugData}); empty means none. */
-    private static final byte[][] GOAWAY_DEBUG_TEXT = goAwayDebugTexts();
     /** The codec's logger name, kept so that existing logging configuration still applies. */
     private static final System.Logger LOGGER = System.getLogger("io.weir.handler.codec.http2.Http2FrameCodec");
     /** Set once an allocation failure was logged: a JVM short of memory would otherwise log one per connection. */
@@ -88,11 +80,8 @@ public final class Http2Connection {
     private final boolean[] recentlyResetByUs = new boolean[RECENTLY_CLOSED];
     private int recentlyClosedNext;
 
-    private final ChannelFutureListener controlFrameWritten = f -> controlFrameWritten();
-
     ChannelHandlerContext ctx;
     private Ticker ticker;
-    Http2EventLimiter resets;
     int activeRemoteStreams;
     private int activeLocalStreams;
     long remoteMaxConcurrentStreams = Long.MAX_VALUE;
@@ -100,7 +89,6 @@ public final class Http2Connection {
     long remoteMaxHeaderListSize = Long.MAX_VALUE;
     int localInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
     int remoteInitialWindowSize = Http2Frames.DEFAULT_WINDOW_SIZE_BYTES;
-    private int queuedControlFrames;
     private boolean started;
     private boolean failed;
     /** The request of an h2c Upgrade, waiting for the client's connection preface; null otherwise. */
@@ -118,8 +106,9 @@ public final class Http2Connection {
     private final Http2ConnectionTimeouts timeouts;
     /** RFC 8441: SETTINGS_ENABLE_CONNECT_PROTOCOL on both sides and the {@code :protocol} rules it sets. */
     final Http2ExtendedConnect extendedConnect;
-    /** Where streams, resets, GOAWAYs and timeouts are counted; null when nobody asked. */
-    final HttpMetrics metrics;
+    /** Where streams, resets, GOAWAYs and timeouts are reported. */
+    final Http2ConnectionEvents events;
+    private final Http2ConnectionLimits limits;
 
     /**
      * A connection not started yet; {@link #attach} gives it its channel.
@@ -149,7 +138,8 @@ public final class Http2Connection {
         this.flow = new Http2OutboundFlow(new DataSink(), writer);
         this.timeouts = new Http2ConnectionTimeouts(this, config);
         this.extendedConnect = new Http2ExtendedConnect(localSettings);
-        this.metrics = config.metrics();
+        this.events = new Http2ConnectionEvents(config.metrics());
+        this.limits = new Http2ConnectionLimits(config);
     }
 
     /** Takes the channel: from now on the connection writes to and schedules on {@code ctx}. */
@@ -160,8 +150,8 @@ public final class Http2Connection {
             t = ctx.executor() instanceof AbstractScheduledEventExecutor loop ? loop.ticker() : Ticker.system();
         }
         ticker = t;
-        resets = new Http2EventLimiter(config.maxResetsPerWindow(),
-                TimeUnit.MILLISECONDS.toNanos(config.resetWindowMillis()), t);
+        limits.start(t);
+        events.attach(ctx.channel());
     }
 
     /** Whether {@link #start} ran. */
@@ -222,23 +212,6 @@ public final class Http2Connection {
         public long nanoTime() {
             return ticker.nanoTime();
         }
-    }
-
-    private static byte[][] goAwayDebugTexts() {
-        byte[][] texts = new byte[Http2Error.values().length][];
-        java.util.Arrays.fill(texts, new byte[0]);
-        texts[Http2Error.PROTOCOL_ERROR.ordinal()] = ascii("protocol error");
-        texts[Http2Error.FLOW_CONTROL_ERROR.ordinal()] = ascii("flow-control window exceeded");
-        texts[Http2Error.SETTINGS_TIMEOUT.ordinal()] = ascii("SETTINGS not acknowledged in time");
-        texts[Http2Error.STREAM_CLOSED.ordinal()] = ascii("frame on a closed stream");
-        texts[Http2Error.FRAME_SIZE_ERROR.ordinal()] = ascii("bad frame size");
-        texts[Http2Error.COMPRESSION_ERROR.ordinal()] = ascii("header block could not be decoded");
-        texts[Http2Error.ENHANCE_YOUR_CALM.ordinal()] = ascii("connection limit exceeded");
-        return texts;
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     // ---------------------------------------------------------------- public API
@@ -463,7 +436,7 @@ public final class Http2Connection {
                 LOGGER.log(System.Logger.Level.DEBUG, "HTTP/2 connection " + ctx.channel() + " failed: "
                         + e.getMessage());
             }
-            writeGoAway(ids.lastRemoteStreamId(), e.error().code(), goAwayDebugData(e.error()));
+            writeGoAway(ids.lastRemoteStreamId(), e.error().code(), Http2GoAwayDebugText.of(e.error()));
             ctx.flush();
         } catch (OutOfMemoryError oom) {
             // No memory for the GOAWAY: the close below still ends the connection.
@@ -483,16 +456,6 @@ public final class Http2Connection {
         }
     }
 
-    /**
-     * The GOAWAY debug data for a connection error: a short fixed text per error code, never the exception's
-     * message, which may name internal state (a field, a class, a helpful NullPointerException's expression) that a
-     * peer has no business seeing. An internal error says nothing at all. The message goes to the DEBUG log.
-     */
-    private static ByteBuf goAwayDebugData(Http2Error error) {
-        byte[] text = GOAWAY_DEBUG_TEXT[error.ordinal()];
-        return text.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(text);
-    }
-
     private void streamFailed(Http2Exception e) {
         int id = e.streamId();
         Http2StreamRecord stream = streams.get(id);
@@ -509,7 +472,7 @@ public final class Http2Connection {
         }
         writeControl(writer.writeRstStream(ctx, id, errorCode, ctx.newPromise()));
         flushNeeded = true;
-        resetSent(id, errorCode);
+        events.resetSent(id, errorCode);
         if (stream != null) {
             stream.state = Http2StreamState.CLOSED_RESET_SENT;
             closeStream(stream, streamError(id, Http2Error.of(errorCode) == null ? Http2Error.CANCEL
@@ -529,40 +492,19 @@ public final class Http2Connection {
     void refuseStream(int id) {
         writeControl(writer.writeRstStream(ctx, id, Http2Error.REFUSED_STREAM.code(), ctx.newPromise()));
         flushNeeded = true;
-        resetSent(id, Http2Error.REFUSED_STREAM.code());
+        events.resetSent(id, Http2Error.REFUSED_STREAM.code());
         rememberClosed(id, true);
     }
 
-    /** Counts a RST_STREAM sent (if metrics are on) and records its JFR event. */
-    private void resetSent(int id, long errorCode) {
-        if (metrics != null) {
-            metrics.resetsSent().increment(HttpMetrics.http2ErrorIndex(errorCode));
-        }
-        WeirEvents.http2Reset(ctx.channel().remoteAddress(), WeirEvents.SENT, id, errorCode);
+    /** The peer reset a stream (counted against the limits by {@link #recordReset}). */
+    void resetReceived(int streamId, long errorCode) {
+        events.resetReceived(streamId, errorCode);
     }
 
-    /** Counts a RST_STREAM received (if metrics are on) and records its JFR event. */
-    void resetReceived(int id, long errorCode) {
-        if (metrics != null) {
-            metrics.resetsReceived().increment(HttpMetrics.http2ErrorIndex(errorCode));
-        }
-        WeirEvents.http2Reset(ctx.channel().remoteAddress(), WeirEvents.RECEIVED, id, errorCode);
-    }
-
-    /** The peer sent GOAWAY: no new stream of ours; counted (if metrics are on) and recorded as a JFR event. */
+    /** The peer sent GOAWAY: no new stream of ours from now on. */
     void goAwayReceived(int lastStreamId, long errorCode) {
         goAwayReceivedLastStreamId = lastStreamId;
-        if (metrics != null) {
-            metrics.goAwaysReceived().increment(HttpMetrics.http2ErrorIndex(errorCode));
-        }
-        WeirEvents.http2GoAway(ctx.channel().remoteAddress(), WeirEvents.RECEIVED, lastStreamId, errorCode);
-    }
-
-    /** Counts a timeout that fired, if metrics are on. */
-    void timedOut(HttpMetrics.Timeout kind) {
-        if (metrics != null) {
-            metrics.timeout(kind);
-        }
+        events.goAwayReceived(lastStreamId, errorCode);
     }
 
     /** Counts a reset; on too many, ends the connection (ENHANCE_YOUR_CALM) and returns false. */
@@ -575,39 +517,17 @@ public final class Http2Connection {
         return false;
     }
 
-    /**
-     * Records a reset, received or sent, against this connection's limit and the shared budget if there is one;
-     * the connection error to end with when either is spent, null otherwise.
-     */
+    /** Records a reset, received or sent; the connection error to end with when too many, null otherwise. */
     Http2Exception recordReset() {
-        if (!resets.tryRecord()) {
-            return connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + resets.maxEvents()
-                    + " streams reset within " + config.resetWindowMillis() + " ms (Rapid Reset / MadeYouReset)");
-        }
-        LongPredicate shared = config.sharedResetBudget();
-        if (shared != null && !shared.test(System.nanoTime())) {
-            return connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than " + config.sharedResetBudgetMax()
-                    + " streams reset within " + config.sharedResetBudgetWindowMillis()
-                    + " ms across connections (Rapid Reset)");
-        }
-        return null;
+        return limits.recordReset();
     }
 
     /** Tracks an unwritten control-frame answer; too many end the connection. */
     void writeControl(ChannelFuture future) {
-        if (future.isDone()) {
-            return;
+        Http2Exception tooMany = limits.controlFrameQueued(future);
+        if (tooMany != null) {
+            connectionFailed(tooMany);
         }
-        if (++queuedControlFrames > config.maxQueuedControlFrames()) {
-            connectionFailed(connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
-                    + config.maxQueuedControlFrames() + " control frames queued unread by the peer"));
-            return;
-        }
-        future.addListener(controlFrameWritten);
-    }
-
-    private void controlFrameWritten() {
-        queuedControlFrames--;
     }
 
     // ---------------------------------------------------------------- applying what the peer sent (inbound)
@@ -835,9 +755,7 @@ public final class Http2Connection {
         stream.writable = Http2OutboundFlow.isWritable(stream);
         stream.lastReadNanos = ticker.nanoTime();
         streams.put(id, stream);
-        if (metrics != null) {
-            metrics.activeStreams().increment();
-        }
+        events.streamOpened();
         if (ids.isRemote(id)) {
             activeRemoteStreams++;
         } else {
@@ -850,9 +768,7 @@ public final class Http2Connection {
         if (streams.remove(stream.id) == null) {
             return;
         }
-        if (metrics != null) {
-            metrics.activeStreams().decrement();
-        }
+        events.streamClosed();
         if (ids.isRemote(stream.id)) {
             activeRemoteStreams--;
         } else {
@@ -1127,10 +1043,7 @@ public final class Http2Connection {
         int last = goAwaySentLastStreamId >= 0 ? Math.min(goAwaySentLastStreamId, lastStreamId) : lastStreamId;
         goAwaySentLastStreamId = last;
         writer.writeGoAway(ctx, last, errorCode, debugData, ctx.newPromise());
-        if (metrics != null) {
-            metrics.goAwaysSent().increment(HttpMetrics.http2ErrorIndex(errorCode));
-        }
-        WeirEvents.http2GoAway(ctx.channel().remoteAddress(), WeirEvents.SENT, last, errorCode);
+        events.goAwaySent(last, errorCode);
     }
 
     /**

@@ -258,7 +258,7 @@ final class Http2ConnectionTimeouts {
             long idleDeadline = idleSinceNanos + idleTimeoutNanos;
             if (idleDeadline - now <= 0) {
                 // No stream for the whole timeout: GOAWAY(NO_ERROR) and close (RFC 9113 §6.8, §9.1).
-                c.timedOut(HttpMetrics.Timeout.IDLE);
+                c.events.timedOut(HttpMetrics.Timeout.IDLE);
                 c.startGracefulClose(null);
                 return;
             }
@@ -337,7 +337,7 @@ final class Http2ConnectionTimeouts {
                 if (rateDeadline == TOO_SLOW) {
                     // As HTTP/1.1's 408 for a body below the minimum rate: the stream ends (RST_STREAM CANCEL,
                     // counted with the other resets).
-                    c.timedOut(HttpMetrics.Timeout.BODY_RATE);
+                    c.events.timedOut(HttpMetrics.Timeout.BODY_RATE);
                     c.resetStream(id, stream, Http2Error.CANCEL.code());
                     if (c.isClosing()) {
                         return NO_DEADLINE;
@@ -353,7 +353,7 @@ final class Http2ConnectionTimeouts {
             if (deadline - now <= 0) {
                 // RFC 9113 §5.4.2: the stream ends with RST_STREAM(CANCEL), counted with the other resets so
                 // that a peer cannot farm them.
-                c.timedOut(HttpMetrics.Timeout.STREAM_READ);
+                c.events.timedOut(HttpMetrics.Timeout.STREAM_READ);
                 c.resetStream(id, stream, Http2Error.CANCEL.code());
                 if (c.isClosing()) {
                     return NO_DEADLINE;
