@@ -40,8 +40,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One HTTP/2 connection's state (RFC 9113) and its only owner: streams and their states (§5.1), stream ids, both
  * directions' flow-control windows, SETTINGS in both directions, GOAWAY state, the ring of recently closed streams,
- * the limits against the published attacks, and every timer (SETTINGS acknowledgement, stalled streams, write
- * progress, idle connection, stream read and body rate, graceful close).
+ * the limits against the published attacks (counted by its {@link Http2ConnectionLimits}), and every timer
+ * (SETTINGS acknowledgement, stalled streams, write progress, idle connection, stream read and body rate, graceful
+ * close), armed and cancelled by its {@link Http2ConnectionTimeouts}.
  *
  * <p>The {@code Http2FrameCodec} is the channel handler around it: it keeps the bytes of partial frames and hands
  * whole reads to {@link #readFrames}, hands written frames to {@link #write}, and relays the channel's lifecycle.
