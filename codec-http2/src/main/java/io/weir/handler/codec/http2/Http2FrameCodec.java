@@ -382,7 +382,15 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        connection.write(msg, promise);
+        // DATA and HEADERS go straight to their writer, a call level fewer on the deepest path (a stream channel
+        // answering from inside the parent's read).
+        if (msg instanceof Http2DataFrame data) {
+            connection.writeData(data, promise);
+        } else if (msg instanceof Http2HeadersFrame headers) {
+            connection.writeHeaders(headers, promise);
+        } else {
+            connection.write(msg, promise);
+        }
     }
 
     @Override

@@ -153,6 +153,7 @@ public final class Http2Connection {
         ticker = t;
         limits.start(t);
         events.attach(ctx.channel());
+        inbound.attach(ctx);
     }
 
     /** Whether {@link #start} ran. */
@@ -386,34 +387,32 @@ public final class Http2Connection {
     }
 
     public void readFrames(ByteBuf buf) {
+        // One method, not a wrapper around the loop: the frames fired from here run deep pipelines (a stream
+        // channel per stream), and each level spent here is one the JIT cannot spend inlining them.
         inRead = true;
         try {
-            readFramesWhileStreamErrors(buf);
-        } finally {
-            inRead = false;
-        }
-    }
-
-    private void readFramesWhileStreamErrors(ByteBuf buf) {
-        while (!failed) {
-            try {
-                reader.read(buf);
-                return;
-            } catch (Http2Exception e) {
-                if (e.isConnectionError()) {
-                    connectionFailed(e);
+            while (!failed) {
+                try {
+                    reader.read(buf);
+                    return;
+                } catch (Http2Exception e) {
+                    if (e.isConnectionError()) {
+                        connectionFailed(e);
+                        return;
+                    }
+                    streamFailed(e);
+                } catch (OutOfMemoryError e) {
+                    allocationFailed(e);
+                    return;
+                } catch (RuntimeException e) {
+                    connectionFailed(new Http2Exception(Http2Error.INTERNAL_ERROR,
+                            Http2Exception.CONNECTION_STREAM_ID, "internal error: " + e, true));
+                    ctx.fireExceptionCaught(e);
                     return;
                 }
-                streamFailed(e);
-            } catch (OutOfMemoryError e) {
-                allocationFailed(e);
-                return;
-            } catch (RuntimeException e) {
-                connectionFailed(new Http2Exception(Http2Error.INTERNAL_ERROR, Http2Exception.CONNECTION_STREAM_ID,
-                        "internal error: " + e, true));
-                ctx.fireExceptionCaught(e);
-                return;
             }
+        } finally {
+            inRead = false;
         }
     }
 
@@ -592,11 +591,6 @@ public final class Http2Connection {
     /** RFC 8441's rules for a received request's {@code :protocol}; null when the request may go on. */
     Http2Exception checkExtendedConnect(int streamId, Http2Headers headers) {
         return extendedConnect.checkReceived(streamId, headers);
-    }
-
-    /** Fires a frame to the handlers after the codec. */
-    void fire(Object frame) {
-        ctx.fireChannelRead(frame);
     }
 
     /** Takes {@code size} flow-controlled octets from the connection's receive window. */
@@ -886,7 +880,8 @@ public final class Http2Connection {
         }
     }
 
-    private void writeHeaders(Http2HeadersFrame frame, ChannelPromise promise) {
+    /** Writes HEADERS the application wrote: opens the stream on its first, queues trailers behind its DATA. */
+    public void writeHeaders(Http2HeadersFrame frame, ChannelPromise promise) {
         Http2StreamRecord stream = (Http2StreamRecord) frame.stream();
         if (stream == null) {
             promise.tryFailure(new IllegalArgumentException("HEADERS without a stream (use newStream())"));
@@ -984,7 +979,8 @@ public final class Http2Connection {
         }
     }
 
-    private void writeData(Http2DataFrame frame, ChannelPromise promise) {
+    /** Writes DATA the application wrote (taking it) through flow control. */
+    public void writeData(Http2DataFrame frame, ChannelPromise promise) {
         Http2StreamRecord stream = (Http2StreamRecord) frame.stream();
         if (stream == null || stream.outboundEnded || stream.id <= 0 || streams.get(stream.id) != stream
                 || !stream.state.localMaySendData()) {

@@ -4,6 +4,7 @@ import static io.weir.handler.codec.http2.Http2Exception.connectionError;
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
 import io.weir.buffer.ByteBuf;
+import io.weir.channel.ChannelHandlerContext;
 import io.weir.handler.codec.http2.Http2DataFrame;
 import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2Exception;
@@ -35,12 +36,19 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     private final Http2IdleStreamPriorities idlePriorities = new Http2IdleStreamPriorities();
     /** Empty DATA frames without END_STREAM received in a row (CVE-2019-9518). */
     private int consecutiveEmptyData;
+    /** Where the frames go: the handlers after the codec. */
+    private ChannelHandlerContext ctx;
 
     Http2ConnectionInbound(Http2Connection connection, Http2ConnectionConfig config) {
         this.c = connection;
         this.server = config.server();
         this.maxConsecutiveEmptyDataFrames = config.maxConsecutiveEmptyDataFrames();
         this.maxPriorityFieldValueLength = config.maxPriorityFieldValueLength();
+    }
+
+    /** Fires into {@code ctx} from now on (fired directly, not through the connection: the frame paths are deep). */
+    void attach(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
     }
 
     @Override
@@ -91,7 +99,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                     + " octets on stream " + streamId + " disagrees with content-length " + expected);
         }
         stream.state = next;
-        c.fire(new Http2DataFrame(stream, data.retainedSlice(index, length), endStream, padding));
+        ctx.fireChannelRead(new Http2DataFrame(stream, data.retainedSlice(index, length), endStream, padding));
         if (endStream) {
             c.closeIfBothEnded(stream);
         }
@@ -136,7 +144,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                     + stream.receivedDataBytes + " octets, content-length " + stream.expectedContentLength);
         }
         stream.state = next;
-        c.fire(new Http2HeadersFrame(stream, headers, endStream));
+        ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
         if (endStream) {
             c.closeIfBothEnded(stream);
         }
@@ -225,7 +233,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                 }
             }
         }
-        c.fire(new Http2HeadersFrame(stream, headers, endStream));
+        ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
         if (streamId == Http2Frames.MAX_STREAM_ID) {
             // §5.1.1: the client has no identifier left; end the connection cleanly once this stream is done.
             c.startGracefulClose(null);
@@ -292,33 +300,33 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
         stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
         c.resetReceived(streamId, errorCode);
-        c.fire(new Http2ResetFrame(stream, errorCode));
+        ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
         c.closeStream(stream, streamError(streamId, Http2Error.CANCEL, "stream reset by the peer"));
     }
 
     @Override
     public void onSettings(Http2Settings settings) throws Http2Exception {
         c.applyPeerSettings(settings, true);
-        c.fire(new Http2SettingsFrame(settings));
+        ctx.fireChannelRead(new Http2SettingsFrame(settings));
         c.clientPrefaceReceived();
     }
 
     @Override
     public void onSettingsAck() {
         c.localSettingsAcknowledged();
-        c.fire(Http2SettingsAckFrame.INSTANCE);
+        ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
     }
 
     @Override
     public void onPing(long data) {
         c.answerPing(data);
-        c.fire(new Http2PingFrame(data, false));
+        ctx.fireChannelRead(new Http2PingFrame(data, false));
     }
 
     @Override
     public void onPingAck(long data) {
         if (!c.gracefulClosePingAnswered(data)) {
-            c.fire(new Http2PingFrame(data, true));
+            ctx.fireChannelRead(new Http2PingFrame(data, true));
         }
     }
 
@@ -332,7 +340,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     @Override
     public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
         c.goAwayReceived(lastStreamId, errorCode);
-        c.fire(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
+        ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
         c.refuseLocalStreamsAbove(lastStreamId);
     }
 
@@ -372,7 +380,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         Http2StreamRecord stream = c.stream(prioritizedStreamId);
         if (stream != null) {
             Http2Priorities.apply(stream, packed);
-            c.fire(new Http2PriorityUpdateFrame(stream, stream.urgency, stream.incremental));
+            ctx.fireChannelRead(new Http2PriorityUpdateFrame(stream, stream.urgency, stream.incremental));
             return;
         }
         if (!c.isIdle(prioritizedStreamId)) {
@@ -390,7 +398,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
 
     @Override
     public void onUnknownFrame(int frameType, int streamId, int flags, ByteBuf payload) {
-        c.fire(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
+        ctx.fireChannelRead(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
     }
 
     @Override
