@@ -5,6 +5,7 @@ import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.Channel;
+import io.weir.handler.codec.ByteToMessageDecoder;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http2.internal.Http2Frames;
 import io.weir.metrics.HttpMetrics;
@@ -151,10 +152,11 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
             return;
         }
         ByteBuf buf = in;
-        if (buffered != null) {
-            buf = buffered.writeBytes(in);
-            in.release();
+        ByteBuf kept = buffered;
+        if (kept != null) {
+            // The cumulator owns both buffers from here on (and releases both if it fails).
             buffered = null;
+            buf = ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), kept, in);
         }
         int n = Math.min(buf.readableBytes(), Http2Frames.CONNECTION_PREFACE_LENGTH_BYTES);
         boolean preface = true;
@@ -166,8 +168,7 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
         }
         if (preface && n < Http2Frames.CONNECTION_PREFACE_LENGTH_BYTES) {
             // Undecided: keep the bytes until the preface is complete or a byte differs.
-            buffered = ctx.alloc().buffer(Http2Frames.CONNECTION_PREFACE_LENGTH_BYTES).writeBytes(buf);
-            buf.release();
+            buffered = buf;
             return;
         }
         if (preface) {
@@ -175,8 +176,7 @@ public final class Http2CleartextServerHandler implements ChannelHandler {
         } else {
             int firstLine = firstLineKind(buf);
             if (firstLine == UNDECIDED) {
-                buffered = ctx.alloc().buffer(buf.readableBytes()).writeBytes(buf);
-                buf.release();
+                buffered = buf;
                 return;
             }
             if (firstLine == NEITHER) {

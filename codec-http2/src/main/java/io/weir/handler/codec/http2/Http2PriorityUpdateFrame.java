@@ -1,5 +1,7 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.handler.codec.http2.internal.Http2Priorities;
+
 /**
  * An RFC 9218 priority signal for one stream: the content of a PRIORITY_UPDATE frame (RFC 9218 §7.1, type 0x10,
  * always sent on stream 0 and naming the prioritized stream).

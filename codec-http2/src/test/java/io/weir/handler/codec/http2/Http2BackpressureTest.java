@@ -241,8 +241,10 @@ class Http2BackpressureTest {
             java.util.Arrays.fill(payload, (byte) 'x');
             ByteBuf whole = Unpooled.buffer();
             whole.writeMedium(payload.length).writeByte(DATA).writeByte(0).writeInt(1).writeBytes(payload);
-            c.raw(whole.readRetainedSlice(2000));
-            c.send();
+            // At its maximum capacity, so that joining the rest to it needs a new buffer from the channel's allocator.
+            ByteBuf firstPart = Unpooled.buffer(2000, 2000);
+            firstPart.writeBytes(whole, 2000);
+            c.channel.writeInbound(firstPart);
             failAllocations.set(true);
             c.raw(whole);
             c.send();

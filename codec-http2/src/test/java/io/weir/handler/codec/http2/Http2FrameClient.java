@@ -130,6 +130,13 @@ final class Http2FrameClient implements AutoCloseable {
         b.release();
     }
 
+    /** The bytes queued and not yet sent, now the caller's (an empty buffer when none). */
+    ByteBuf takePending() {
+        ByteBuf b = pending;
+        pending = null;
+        return b != null ? b : Unpooled.buffer(0);
+    }
+
     /** Sends what was queued as one read. */
     void send() {
         ByteBuf b = pending;

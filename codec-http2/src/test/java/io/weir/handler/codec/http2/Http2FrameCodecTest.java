@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.weir.buffer.Unpooled;
 import io.weir.handler.codec.http2.Http2FrameClient.Event;
 import io.weir.handler.codec.http2.internal.Http2Frames;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -500,6 +501,61 @@ class Http2FrameCodecTest {
             Http2FrameStream stream = app.of(Http2HeadersFrame.class).get(0).stream();
             assertThat(stream.urgency()).isEqualTo(1);
             assertThat(stream.incremental()).isTrue();
+        }
+    }
+
+    @Test
+    void goAwayDebugDataDoesNotLeakTheErrorDetails() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.data(5, new byte[] {1}, false);
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+            assertThat(new String(goAway.data(), StandardCharsets.US_ASCII)).isEqualTo("protocol error");
+        }
+    }
+
+    @Test
+    void goAwayAfterAnInternalErrorCarriesNoDebugData() {
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), new FrameRecorder()).handshake()) {
+            c.channel.pipeline().fireExceptionCaught(new IllegalStateException("Cannot invoke \"get(int)\" because"
+                    + " \"this.c.streams\" is null"));
+            Event goAway = find(c.read(), GOAWAY);
+            assertThat(goAway.code()).isEqualTo(Http2Error.INTERNAL_ERROR.code());
+            assertThat(goAway.data()).isEmpty();
+            assertThat(c.channel.isOpen()).isFalse();
+        }
+    }
+
+    @Test
+    void framesSplitAcrossManyReadsAreReassembledWhileDataIsHeld() {
+        FrameRecorder app = new FrameRecorder();
+        app.keepData = true;
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app).handshake()) {
+            byte[] body = new byte[40_000];
+            for (int i = 0; i < body.length; i++) {
+                body[i] = (byte) (i * 31);
+            }
+            c.headers(1, post("/upload"), false);
+            for (int off = 0; off < body.length; off += 10_000) {
+                c.data(1, java.util.Arrays.copyOfRange(body, off, off + 10_000), off + 10_000 == body.length);
+            }
+            io.weir.buffer.ByteBuf wire = c.takePending();
+            // Pieces that never line up with a frame boundary, so every read leaves part of a frame behind.
+            while (wire.isReadable()) {
+                c.channel.writeInbound(wire.readRetainedSlice(Math.min(1_237, wire.readableBytes())));
+            }
+            wire.release();
+            assertThat(app.of(Http2HeadersFrame.class)).hasSize(1);
+            io.weir.buffer.ByteBuf received = Unpooled.buffer(body.length);
+            for (Http2DataFrame data : app.of(Http2DataFrame.class)) {
+                received.writeBytes(data.content(), data.content().readerIndex(), data.content().readableBytes());
+            }
+            byte[] bytes = new byte[received.readableBytes()];
+            received.readBytes(bytes);
+            received.release();
+            assertThat(bytes).isEqualTo(body);
+            assertThat(app.of(Http2DataFrame.class).get(app.of(Http2DataFrame.class).size() - 1).endStream()).isTrue();
+            app.releaseAll();
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import java.util.Arrays;
 

@@ -1,37 +1,65 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import static io.weir.handler.codec.http2.Http2Exception.connectionError;
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
 import io.weir.buffer.ByteBuf;
-import io.weir.handler.codec.http2.internal.Http2FrameListener;
-import io.weir.handler.codec.http2.internal.Http2Frames;
-import io.weir.handler.codec.http2.internal.Http2StreamState;
+import io.weir.channel.ChannelHandlerContext;
+import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2Error;
+import io.weir.handler.codec.http2.Http2Exception;
+import io.weir.handler.codec.http2.Http2GoAwayFrame;
+import io.weir.handler.codec.http2.Http2Headers;
+import io.weir.handler.codec.http2.Http2HeadersFrame;
+import io.weir.handler.codec.http2.Http2PingFrame;
+import io.weir.handler.codec.http2.Http2PriorityUpdateFrame;
+import io.weir.handler.codec.http2.Http2ResetFrame;
+import io.weir.handler.codec.http2.Http2Settings;
+import io.weir.handler.codec.http2.Http2SettingsAckFrame;
+import io.weir.handler.codec.http2.Http2SettingsFrame;
+import io.weir.handler.codec.http2.Http2UnknownFrame;
 import io.weir.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The inbound half of an {@link Http2FrameCodec}: applies each frame the reader parsed to the connection state
+ * The inbound half of an {@link Http2Connection}: applies each frame the reader parsed to the connection state
  * (stream states and ids, windows, settings, limits) and fires the frame messages. Only called from the
  * connection's event loop, by the codec's reader.
  */
 final class Http2ConnectionInbound implements Http2FrameListener {
 
-    private final Http2FrameCodec c;
+    private final Http2Connection c;
+    private final boolean server;
+    private final int maxConsecutiveEmptyDataFrames;
+    private final int maxPriorityFieldValueLength;
+    /** PRIORITY_UPDATE signals for streams the client has not opened yet (RFC 9218 §7.1). */
+    private final Http2IdleStreamPriorities idlePriorities = new Http2IdleStreamPriorities();
+    /** Empty DATA frames without END_STREAM received in a row (CVE-2019-9518). */
+    private int consecutiveEmptyData;
+    /** Where the frames go: the handlers after the codec. */
+    private ChannelHandlerContext ctx;
 
-    Http2ConnectionInbound(Http2FrameCodec codec) {
-        this.c = codec;
+    Http2ConnectionInbound(Http2Connection connection, Http2ConnectionConfig config) {
+        this.c = connection;
+        this.server = config.server();
+        this.maxConsecutiveEmptyDataFrames = config.maxConsecutiveEmptyDataFrames();
+        this.maxPriorityFieldValueLength = config.maxPriorityFieldValueLength();
+    }
+
+    /** Fires into {@code ctx} from now on (fired directly, not through the connection: the frame paths are deep). */
+    void attach(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
     }
 
     @Override
     public void onData(int streamId, ByteBuf data, int index, int length, int padding, boolean endStream)
             throws Http2Exception {
         int size = length + padding;
-        c.connectionWindow.receive(size);
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        c.receiveOnConnection(size);
+        Http2StreamRecord stream = c.stream(streamId);
         if (stream == null) {
-            giveBackToConnection(size);
-            if (c.ids.isIdle(streamId)) {
+            c.giveBackToConnection(size);
+            if (c.isIdle(streamId)) {
                 // RFC 9113 §5.1 idle: DATA is a connection PROTOCOL_ERROR.
                 throw connectionError(Http2Error.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
             }
@@ -41,26 +69,26 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             throw streamError(streamId, Http2Error.STREAM_CLOSED, "DATA on closed stream " + streamId
                     + " (RFC 9113 §5.1)");
         }
-        stream.lastReadNanos = c.readNanos;
+        stream.lastReadNanos = c.readNanos();
         Http2StreamState next;
         try {
             next = stream.state.onReceive(Http2Frames.DATA, endStream, streamId);
             stream.localWindow.receive(size);
         } catch (Http2Exception e) {
-            giveBackToConnection(size);
+            c.giveBackToConnection(size);
             throw e;
         }
         if (padding > 0) {
             stream.localWindow.consume(padding);
-            giveBackToConnection(padding);
+            c.giveBackToConnection(padding);
         }
         if (length == 0 && !endStream) {
-            if (++c.consecutiveEmptyData > c.config.maxConsecutiveEmptyDataFrames) {
+            if (++consecutiveEmptyData > maxConsecutiveEmptyDataFrames) {
                 throw connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
-                        + c.config.maxConsecutiveEmptyDataFrames + " consecutive empty DATA frames");
+                        + maxConsecutiveEmptyDataFrames + " consecutive empty DATA frames");
             }
         } else {
-            c.consecutiveEmptyData = 0;
+            consecutiveEmptyData = 0;
         }
         stream.receivedDataBytes += length;
         long expected = stream.expectedContentLength;
@@ -71,30 +99,22 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                     + " octets on stream " + streamId + " disagrees with content-length " + expected);
         }
         stream.state = next;
-        c.ctx.fireChannelRead(new Http2DataFrame(stream, data.retainedSlice(index, length), endStream, padding));
+        ctx.fireChannelRead(new Http2DataFrame(stream, data.retainedSlice(index, length), endStream, padding));
         if (endStream) {
             c.closeIfBothEnded(stream);
-        }
-    }
-
-    private void giveBackToConnection(int size) {
-        int increment = c.connectionWindow.consume(size);
-        if (increment > 0) {
-            c.writer.writeWindowUpdate(c.ctx, 0, increment, c.ctx.voidPromise());
-            c.flushNeeded = true;
         }
     }
 
     @Override
     public void onHeaders(int streamId, ByteBuf headerBlock, int padding, boolean endStream,
             boolean hasPriority, int streamDependency, int weight, boolean exclusive) throws Http2Exception {
-        c.consecutiveEmptyData = 0;
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        consecutiveEmptyData = 0;
+        Http2StreamRecord stream = c.stream(streamId);
         if (stream == null) {
             openRemoteStream(streamId, headerBlock, endStream);
             return;
         }
-        stream.lastReadNanos = c.readNanos;
+        stream.lastReadNanos = c.readNanos();
         boolean trailers = stream.headersReceived;
         Http2StreamState next;
         try {
@@ -110,7 +130,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             throw streamError(streamId, Http2Error.PROTOCOL_ERROR, "trailers without END_STREAM on stream "
                     + streamId);
         }
-        Http2Headers headers = c.decoder.decode(streamId, headerBlock, trailers);
+        Http2Headers headers = c.decodeHeaders(streamId, headerBlock, trailers);
         if (!trailers) {
             CharSequence status = headers.status();
             boolean informational = status != null && status.length() == 3 && status.charAt(0) == '1';
@@ -124,21 +144,21 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                     + stream.receivedDataBytes + " octets, content-length " + stream.expectedContentLength);
         }
         stream.state = next;
-        c.ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
+        ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
         if (endStream) {
             c.closeIfBothEnded(stream);
         }
     }
 
     private void openRemoteStream(int streamId, ByteBuf headerBlock, boolean endStream) throws Http2Exception {
-        if (!c.ids.isIdle(streamId) || !c.ids.isRemote(streamId)) {
+        if (!c.isIdle(streamId) || !c.isRemote(streamId)) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
             if (c.recentlyClosed(streamId) == 1) {
                 // §5.1: in flight after our RST_STREAM, whoever opened the stream (a client that cancels its own
                 // request still receives the response HEADERS and trailers the server sent before seeing it).
                 return;
             }
-            if (c.ids.isRemote(streamId) && streamId <= c.ids.lastRemoteStreamId()) {
+            if (c.isRemote(streamId) && streamId <= c.lastRemoteStreamId()) {
                 if (c.recentlyClosed(streamId) == 0) {
                     // §5.1 closed: a new header section on a stream that ended is a connection STREAM_CLOSED.
                     throw connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream " + streamId);
@@ -146,48 +166,48 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                 // §5.1.1: a stream id below one the peer already opened, never used (or closed too long ago to be
                 // told apart from that): the peer broke the ordering rule, a connection PROTOCOL_ERROR.
                 throw connectionError(Http2Error.PROTOCOL_ERROR, "HEADERS on stream " + streamId
-                        + ", lower than stream " + c.ids.lastRemoteStreamId() + " already opened");
+                        + ", lower than stream " + c.lastRemoteStreamId() + " already opened");
             }
-            c.ids.acceptRemote(streamId); // throws the §5.1.1 PROTOCOL_ERROR
+            c.acceptRemote(streamId); // throws the §5.1.1 PROTOCOL_ERROR
             return;
         }
-        c.ids.acceptRemote(streamId);
-        if (c.goAwaySentLastStreamId >= 0 && streamId > c.goAwaySentLastStreamId) {
+        c.acceptRemote(streamId);
+        if (c.goAwaySentLastStreamId() >= 0 && streamId > c.goAwaySentLastStreamId()) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
             return; // §6.8: streams above our GOAWAY are ignored
         }
-        if (c.outputFull) {
+        if (c.isOutputFull()) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
             // §8.7: refused before any processing, so the client may retry it. Not counted as a reset: the
             // refusal is ours, and the bound it protects clears as soon as the peer opens its windows.
             c.refuseStream(streamId);
             return;
         }
-        if (c.activeRemoteStreams >= c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)) {
+        if (c.activeRemoteStreams() >= c.localMaxConcurrentStreams()) {
             decodeIgnoringStreamErrors(streamId, headerBlock, false);
             // §5.1.2: beyond SETTINGS_MAX_CONCURRENT_STREAMS.
             throw streamError(streamId, Http2Error.REFUSED_STREAM, "more than "
-                    + c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE)
+                    + c.localMaxConcurrentStreams()
                     + " concurrent streams");
         }
         Http2Headers headers;
         try {
-            headers = c.decoder.decode(streamId, headerBlock, false);
+            headers = c.decodeHeaders(streamId, headerBlock, false);
         } catch (Http2Exception e) {
             if (!e.isConnectionError()) {
                 c.rememberClosed(streamId, true);
             }
             throw e;
         }
-        Http2Exception malformed = c.extendedConnect.checkReceived(streamId, headers);
-        if (malformed == null && c.server) {
+        Http2Exception malformed = c.checkExtendedConnect(streamId, headers);
+        if (malformed == null && server) {
             malformed = checkAuthority(streamId, headers);
         }
         if (malformed != null) {
             c.rememberClosed(streamId, true);
             throw malformed;
         }
-        DefaultHttp2FrameStream stream = c.openStream(streamId,
+        Http2StreamRecord stream = c.openStream(streamId,
                 endStream ? Http2StreamState.HALF_CLOSED_REMOTE : Http2StreamState.OPEN);
         stream.headersReceived = true;
         try {
@@ -197,11 +217,11 @@ final class Http2ConnectionInbound implements Http2FrameListener {
             c.resetStream(streamId, stream, e.error().code());
             return;
         }
-        if (c.server) {
+        if (server) {
             CharSequence method = headers.method();
             stream.headMethod = method != null && "HEAD".contentEquals(method);
             stream.connectProtocol = headers.protocol() != null;
-            int signalled = c.idlePriorities.size() == 0 ? -1 : c.idlePriorities.opened(streamId);
+            int signalled = idlePriorities.size() == 0 ? -1 : idlePriorities.opened(streamId);
             if (signalled >= 0) {
                 // RFC 9218 §7.1: a PRIORITY_UPDATE sent before the request is the client's latest signal.
                 Http2Priorities.apply(stream, signalled);
@@ -209,24 +229,24 @@ final class Http2ConnectionInbound implements Http2FrameListener {
                 CharSequence priority = headers.get("priority");
                 if (priority != null) {
                     Http2Priorities.apply(stream, Http2Priorities.parse(priority,
-                            c.config.maxPriorityFieldValueLength));
+                            maxPriorityFieldValueLength));
                 }
             }
         }
-        c.ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
+        ctx.fireChannelRead(new Http2HeadersFrame(stream, headers, endStream));
         if (streamId == Http2Frames.MAX_STREAM_ID) {
             // §5.1.1: the client has no identifier left; end the connection cleanly once this stream is done.
             c.startGracefulClose(null);
         }
     }
 
-    private void contentLength(DefaultHttp2FrameStream stream, Http2Headers headers, boolean endStream)
+    private void contentLength(Http2StreamRecord stream, Http2Headers headers, boolean endStream)
             throws Http2Exception {
         long length = Http2Priorities.contentLength(stream.id, headers);
         if (length < 0) {
             return;
         }
-        if (!c.server && stream.headMethod) {
+        if (!server && stream.headMethod) {
             return;
         }
         CharSequence status = headers.status();
@@ -243,7 +263,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
     private void decodeIgnoringStreamErrors(int streamId, ByteBuf headerBlock, boolean trailers)
             throws Http2Exception {
         try {
-            c.decoder.decode(streamId, headerBlock, trailers);
+            c.decodeHeaders(streamId, headerBlock, trailers);
         } catch (Http2Exception e) {
             if (e.isConnectionError()) {
                 throw e;
@@ -253,22 +273,22 @@ final class Http2ConnectionInbound implements Http2FrameListener {
 
     @Override
     public void onDiscardedHeaderBlock(int streamId, ByteBuf headerBlock) throws Http2Exception {
-        decodeIgnoringStreamErrors(streamId, headerBlock, c.streams.get(streamId) != null);
-        if (c.ids.isRemote(streamId) && c.ids.isIdle(streamId)) {
-            c.ids.acceptRemote(streamId);
+        decodeIgnoringStreamErrors(streamId, headerBlock, c.stream(streamId) != null);
+        if (c.isRemote(streamId) && c.isIdle(streamId)) {
+            c.acceptRemote(streamId);
         }
     }
 
     @Override
     public void onPriority(int streamId, int streamDependency, int weight, boolean exclusive) {
-        // RFC 9113 §5.3.2: RFC 7540 priorities are deprecated; validated by the c.reader, otherwise ignored.
+        // RFC 9113 §5.3.2: RFC 7540 priorities are deprecated; validated by the reader, otherwise ignored.
     }
 
     @Override
     public void onRstStream(int streamId, long errorCode) throws Http2Exception {
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        Http2StreamRecord stream = c.stream(streamId);
         if (stream == null) {
-            if (c.ids.isIdle(streamId)) {
+            if (c.isIdle(streamId)) {
                 throw connectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on idle stream " + streamId
                         + " (RFC 9113 §6.4)");
             }
@@ -280,117 +300,34 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         }
         stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
         c.resetReceived(streamId, errorCode);
-        c.ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
+        ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
         c.closeStream(stream, streamError(streamId, Http2Error.CANCEL, "stream reset by the peer"));
     }
 
     @Override
     public void onSettings(Http2Settings settings) throws Http2Exception {
-        boolean windowsMoved = applySettings(settings);
-        // The ACK goes out before any DATA the new values let through (a larger SETTINGS_INITIAL_WINDOW_SIZE), so
-        // the peer sees its settings acknowledged before the frames that depend on them (RFC 9113 §6.5.3).
-        c.writeControl(c.writer.writeSettingsAck(c.ctx, c.ctx.newPromise()));
-        c.flushNeeded = true;
-        if (windowsMoved) {
-            streamWindowsMoved();
-        }
-        c.ctx.fireChannelRead(new Http2SettingsFrame(settings));
+        c.applyPeerSettings(settings, true);
+        ctx.fireChannelRead(new Http2SettingsFrame(settings));
         c.clientPrefaceReceived();
-    }
-
-    /** Applies settings that arrive without a SETTINGS frame to acknowledge (an h2c Upgrade's HTTP2-Settings). */
-    void onSettingsApply(Http2Settings settings) throws Http2Exception {
-        if (applySettings(settings)) {
-            streamWindowsMoved();
-        }
-    }
-
-    /** Lets every stream whose send window a new initial window size moved write what it now may. */
-    private void streamWindowsMoved() {
-        if (c.ctx == null) {
-            return;
-        }
-        for (int id : c.streams.keys()) {
-            // A write below may end and remove a stream further on in the copy of the keys.
-            DefaultHttp2FrameStream stream = c.streams.get(id);
-            if (stream != null) {
-                c.flow.streamWindowChanged(c.ctx, stream);
-            }
-        }
-    }
-
-    /** Applies {@code settings}; true if stream send windows moved (a changed initial window size, open streams). */
-    private boolean applySettings(Http2Settings settings) throws Http2Exception {
-        c.extendedConnect.onPeerSettings(settings);
-        if (settings.has(Http2Settings.HEADER_TABLE_SIZE)) {
-            c.encoder.remoteMaxHeaderTableSize(settings.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
-        }
-        if (settings.has(Http2Settings.MAX_FRAME_SIZE)) {
-            c.writer.maxFrameSize((int) settings.get(Http2Settings.MAX_FRAME_SIZE, 16384));
-        }
-        if (settings.has(Http2Settings.MAX_HEADER_LIST_SIZE)) {
-            c.remoteMaxHeaderListSize = settings.get(Http2Settings.MAX_HEADER_LIST_SIZE, Long.MAX_VALUE);
-        }
-        if (settings.has(Http2Settings.MAX_CONCURRENT_STREAMS)) {
-            c.remoteMaxConcurrentStreams = settings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
-        }
-        if (settings.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
-            int size = (int) settings.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
-            int delta = size - c.remoteInitialWindowSize;
-            c.remoteInitialWindowSize = size;
-            if (delta != 0 && !c.streams.isEmpty()) {
-                for (int id : c.streams.keys()) {
-                    // §6.9.2: every stream window moves by the difference, possibly below zero.
-                    c.streams.get(id).remoteWindow.applyInitialWindowSizeDelta(delta);
-                }
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
     public void onSettingsAck() {
-        Http2Settings acked = c.unackedSettings.pollFirst();
-        if (acked != null) {
-            if (acked.has(Http2Settings.HEADER_TABLE_SIZE)) {
-                c.decoder.maxHeaderTableSize(acked.get(Http2Settings.HEADER_TABLE_SIZE, 4096));
-            }
-            if (acked.has(Http2Settings.MAX_FRAME_SIZE)) {
-                c.reader.maxFrameSize((int) acked.get(Http2Settings.MAX_FRAME_SIZE, 16384));
-            }
-            if (acked.has(Http2Settings.INITIAL_WINDOW_SIZE)) {
-                int size = (int) acked.get(Http2Settings.INITIAL_WINDOW_SIZE, 65_535);
-                int delta = size - c.localInitialWindowSize;
-                c.localInitialWindowSize = size;
-                if (delta != 0) {
-                    for (int id : c.streams.keys()) {
-                        c.streams.get(id).localWindow.applyInitialWindowSizeDelta(delta);
-                    }
-                }
-            }
-        }
-        if (c.unackedSettings.isEmpty()) {
-            Http2FrameCodec.cancel(c.settingsTimeout);
-            c.settingsTimeout = null;
-        }
-        c.ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
+        c.localSettingsAcknowledged();
+        ctx.fireChannelRead(Http2SettingsAckFrame.INSTANCE);
     }
 
     @Override
     public void onPing(long data) {
-        c.writeControl(c.writer.writePing(c.ctx, true, data, c.ctx.newPromise()));
-        c.flushNeeded = true;
-        c.ctx.fireChannelRead(new Http2PingFrame(data, false));
+        c.answerPing(data);
+        ctx.fireChannelRead(new Http2PingFrame(data, false));
     }
 
     @Override
     public void onPingAck(long data) {
-        if (data == Http2FrameCodec.GRACEFUL_SHUTDOWN_PING && c.closePromise != null) {
-            c.sendFinalGoAway();
-            return;
+        if (!c.gracefulClosePingAnswered(data)) {
+            ctx.fireChannelRead(new Http2PingFrame(data, true));
         }
-        c.ctx.fireChannelRead(new Http2PingFrame(data, true));
     }
 
     @Override
@@ -402,78 +339,66 @@ final class Http2ConnectionInbound implements Http2FrameListener {
 
     @Override
     public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
-        c.goAwayReceivedLastStreamId = lastStreamId;
         c.goAwayReceived(lastStreamId, errorCode);
-        c.ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
-        for (int id : c.streams.keys()) {
-            DefaultHttp2FrameStream stream = c.streams.get(id);
-            if (stream != null && c.ids.isLocal(id) && id > lastStreamId) {
-                // §6.8: streams above the last id were not processed; they may be retried elsewhere.
-                stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
-                c.closeStream(stream, streamError(id, Http2Error.REFUSED_STREAM, "GOAWAY from the peer"));
-            }
-        }
+        ctx.fireChannelRead(new Http2GoAwayFrame(lastStreamId, errorCode, debugData.retainedSlice()));
+        c.refuseLocalStreamsAbove(lastStreamId);
     }
 
     @Override
     public void onWindowUpdate(int streamId, int windowSizeIncrement) throws Http2Exception {
         if (streamId == 0) {
-            c.flow.connectionWindow.increment(windowSizeIncrement);
-            c.flow.writePending(c.ctx);
-            c.flushNeeded = true;
+            c.connectionWindowUpdate(windowSizeIncrement);
             return;
         }
-        DefaultHttp2FrameStream stream = c.streams.get(streamId);
+        Http2StreamRecord stream = c.stream(streamId);
         if (stream == null) {
-            if (c.ids.isIdle(streamId)) {
+            if (c.isIdle(streamId)) {
                 throw connectionError(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + streamId);
             }
             return;
         }
         stream.state = stream.state.onReceive(Http2Frames.WINDOW_UPDATE, false, streamId);
-        stream.remoteWindow.increment(windowSizeIncrement);
-        c.flow.streamWindowChanged(c.ctx, stream);
-        c.flushNeeded = true;
+        c.streamWindowUpdate(stream, windowSizeIncrement);
     }
 
     @Override
     public void onPriorityUpdate(int prioritizedStreamId, ByteBuf priorityFieldValue) throws Http2Exception {
         // The reader checked the frame itself: stream 0, at least 4 octets, a Prioritized Stream ID other than 0.
-        if (!c.server) {
+        if (!server) {
             // RFC 9218 §7.1: servers never send PRIORITY_UPDATE.
             throw connectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY_UPDATE received by a client (RFC 9218 §7.1)");
         }
-        if (!c.ids.isRemote(prioritizedStreamId)) {
+        if (!c.isRemote(prioritizedStreamId)) {
             // RFC 9218 §7.1: an even id names a push stream, and this server never promised one.
             throw connectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY_UPDATE for stream " + prioritizedStreamId
                     + ", a push stream that was never promised (RFC 9218 §7.1)");
         }
         int length = priorityFieldValue.readableBytes();
-        int packed = length > c.config.maxPriorityFieldValueLength ? Http2Priorities.DEFAULT
+        int packed = length > maxPriorityFieldValueLength ? Http2Priorities.DEFAULT
                 : Http2Priorities.parse(priorityFieldValue.toString(StandardCharsets.US_ASCII),
-                        c.config.maxPriorityFieldValueLength);
-        DefaultHttp2FrameStream stream = c.streams.get(prioritizedStreamId);
+                        maxPriorityFieldValueLength);
+        Http2StreamRecord stream = c.stream(prioritizedStreamId);
         if (stream != null) {
             Http2Priorities.apply(stream, packed);
-            c.ctx.fireChannelRead(new Http2PriorityUpdateFrame(stream, stream.urgency, stream.incremental));
+            ctx.fireChannelRead(new Http2PriorityUpdateFrame(stream, stream.urgency, stream.incremental));
             return;
         }
-        if (!c.ids.isIdle(prioritizedStreamId)) {
+        if (!c.isIdle(prioritizedStreamId)) {
             return; // RFC 9218 §7.1: a signal for a closed stream may be discarded
         }
-        long maxStreams = c.localSettings.get(Http2Settings.MAX_CONCURRENT_STREAMS, Long.MAX_VALUE);
-        if (!c.idlePriorities.put(prioritizedStreamId, packed, maxStreams - c.activeRemoteStreams)) {
+        long maxStreams = c.localMaxConcurrentStreams();
+        if (!idlePriorities.put(prioritizedStreamId, packed, maxStreams - c.activeRemoteStreams())) {
             // RFC 9218 §7.1: prioritized idle streams plus active streams must not exceed the concurrency limit.
             throw connectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY_UPDATE for idle stream " + prioritizedStreamId
-                    + ": " + c.idlePriorities.size() + " idle streams already prioritized beside "
-                    + c.activeRemoteStreams + " active ones, SETTINGS_MAX_CONCURRENT_STREAMS " + maxStreams
+                    + ": " + idlePriorities.size() + " idle streams already prioritized beside "
+                    + c.activeRemoteStreams() + " active ones, SETTINGS_MAX_CONCURRENT_STREAMS " + maxStreams
                     + " (RFC 9218 §7.1)");
         }
     }
 
     @Override
     public void onUnknownFrame(int frameType, int streamId, int flags, ByteBuf payload) {
-        c.ctx.fireChannelRead(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
+        ctx.fireChannelRead(new Http2UnknownFrame(frameType, flags, streamId, payload.retainedSlice()));
     }
 
     @Override

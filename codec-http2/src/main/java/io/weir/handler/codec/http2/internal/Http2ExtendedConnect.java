@@ -1,8 +1,12 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import static io.weir.handler.codec.http2.Http2Exception.connectionError;
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
+import io.weir.handler.codec.http2.Http2Error;
+import io.weir.handler.codec.http2.Http2Exception;
+import io.weir.handler.codec.http2.Http2Headers;
+import io.weir.handler.codec.http2.Http2Settings;
 import io.weir.util.concurrent.EventExecutor;
 import io.weir.util.concurrent.Future;
 import io.weir.util.concurrent.Promise;
@@ -11,7 +15,7 @@ import java.nio.channels.ClosedChannelException;
 /**
  * The extended CONNECT method of RFC 8441 (WebSocket and other protocols tunnelled in a stream) on one
  * connection: what each side said in SETTINGS_ENABLE_CONNECT_PROTOCOL and what it allows. Kept apart from
- * {@link Http2FrameCodec} so the codec only calls it at three points (settings received, headers received, headers
+ * {@link Http2Connection} so the connection only calls it at three points (settings received, headers received, headers
  * written). Only used on the connection's event loop.
  */
 final class Http2ExtendedConnect {

@@ -1,6 +1,10 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import static io.weir.handler.codec.http2.Http2Exception.streamError;
+
+import io.weir.handler.codec.http2.Http2Error;
+import io.weir.handler.codec.http2.Http2Exception;
+import io.weir.handler.codec.http2.Http2Headers;
 
 /**
  * Small parsers for fields the connection itself acts on: the RFC 9218 Priority Field Value (the {@code priority}
@@ -14,7 +18,7 @@ import static io.weir.handler.codec.http2.Http2Exception.streamError;
  *        +--------+---------+
  * </pre>
  */
-final class Http2Priorities {
+public final class Http2Priorities {
 
     /** RFC 9218 §4.1: the default urgency. */
     static final int DEFAULT_URGENCY = 3;
@@ -39,7 +43,7 @@ final class Http2Priorities {
     }
 
     /** Packs an urgency (0..7) and an incremental flag. */
-    static int pack(int urgency, boolean incremental) {
+    public static int pack(int urgency, boolean incremental) {
         if (urgency < 0 || urgency > MAX_URGENCY) {
             throw new IllegalArgumentException("urgency: " + urgency + " (expected: 0-7, RFC 9218 §4.1)");
         }
@@ -57,7 +61,7 @@ final class Http2Priorities {
     }
 
     /** Applies a parsed priority to a stream. */
-    static void apply(DefaultHttp2FrameStream stream, int packed) {
+    static void apply(Http2StreamRecord stream, int packed) {
         stream.urgency = urgency(packed);
         stream.incremental = incremental(packed);
     }

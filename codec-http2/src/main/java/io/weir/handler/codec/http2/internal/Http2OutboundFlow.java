@@ -1,10 +1,8 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
-import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
-import io.weir.handler.codec.http2.internal.Http2FlowWindow;
-import io.weir.handler.codec.http2.internal.Http2FrameWriter;
-import io.weir.handler.codec.http2.internal.Http2StreamState;
+import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2HeadersFrame;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 
@@ -16,11 +14,11 @@ import java.util.ArrayDeque;
  */
 final class Http2OutboundFlow {
 
-    private final Http2FrameCodec codec;
+    private final Http2DataSink sink;
     private final Http2FrameWriter writer;
     final Http2FlowWindow connectionWindow = new Http2FlowWindow(0, 65_535);
     /** Streams with queued frames and stream window to send them, in turn order. */
-    private final ArrayDeque<DefaultHttp2FrameStream> ready = new ArrayDeque<>();
+    private final ArrayDeque<Http2StreamRecord> ready = new ArrayDeque<>();
     long queuedBytes;
     /** Flow-controlled octets sent since the connection started: the write-progress clock's measure. */
     long sentBytes;
@@ -30,13 +28,14 @@ final class Http2OutboundFlow {
      */
     private boolean connectionStalled;
 
-    Http2OutboundFlow(Http2FrameCodec codec, Http2FrameWriter writer) {
-        this.codec = codec;
+    /** {@code writer} only answers the peer's maximum frame size; every frame goes out through {@code sink}. */
+    Http2OutboundFlow(Http2DataSink sink, Http2FrameWriter writer) {
+        this.sink = sink;
         this.writer = writer;
     }
 
     /** Queues a DATA frame (takes ownership) and writes what the windows allow. */
-    void enqueueData(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, Http2DataFrame frame,
+    void enqueueData(Http2StreamRecord stream, Http2DataFrame frame,
             ChannelPromise promise) {
         enqueue(stream, frame, promise);
         stream.pendingBytes += frame.flowControlledBytes();
@@ -44,12 +43,12 @@ final class Http2OutboundFlow {
         if (!stream.queuedForWrite) {
             joinReady(stream);
         }
-        writePending(ctx);
+        writePending();
         updateWritability(stream);
     }
 
     /** Puts a stream with DATA to send in line; on a connection out of window, it is stalled from now. */
-    private void joinReady(DefaultHttp2FrameStream stream) {
+    private void joinReady(Http2StreamRecord stream) {
         stream.queuedForWrite = true;
         ready.addLast(stream);
         if (connectionStalled) {
@@ -58,17 +57,17 @@ final class Http2OutboundFlow {
     }
 
     /** Queues trailers behind the stream's queued DATA (they cost no window). */
-    void enqueueTrailers(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream, Http2HeadersFrame frame,
+    void enqueueTrailers(Http2StreamRecord stream, Http2HeadersFrame frame,
             ChannelPromise promise) {
         enqueue(stream, frame, promise);
         if (!stream.queuedForWrite) {
             stream.queuedForWrite = true;
             ready.addLast(stream);
         }
-        writePending(ctx);
+        writePending();
     }
 
-    private static void enqueue(DefaultHttp2FrameStream stream, Object frame, ChannelPromise promise) {
+    private static void enqueue(Http2StreamRecord stream, Object frame, ChannelPromise promise) {
         if (stream.pendingFrames == null) {
             stream.pendingFrames = new ArrayDeque<>(4);
             stream.pendingPromises = new ArrayDeque<>(4);
@@ -78,18 +77,18 @@ final class Http2OutboundFlow {
     }
 
     /** After a WINDOW_UPDATE or a SETTINGS change: give a stream its turn again. */
-    void streamWindowChanged(ChannelHandlerContext ctx, DefaultHttp2FrameStream stream) {
+    void streamWindowChanged(Http2StreamRecord stream) {
         if (stream.hasPending() && !stream.queuedForWrite) {
             joinReady(stream);
         }
-        writePending(ctx);
+        writePending();
         updateWritability(stream);
     }
 
     /** Writes queued frames round-robin while the connection window lasts. */
-    void writePending(ChannelHandlerContext ctx) {
+    void writePending() {
         while (!ready.isEmpty()) {
-            DefaultHttp2FrameStream stream = ready.peekFirst();
+            Http2StreamRecord stream = ready.peekFirst();
             if (!stream.hasPending()) {
                 ready.pollFirst();
                 stream.queuedForWrite = false;
@@ -98,7 +97,7 @@ final class Http2OutboundFlow {
             Object head = stream.pendingFrames.peekFirst();
             if (head instanceof Http2HeadersFrame trailers) {
                 stream.pendingFrames.pollFirst();
-                codec.writeHeadersNow(ctx, stream, trailers, stream.pendingPromises.pollFirst());
+                sink.sendTrailers(stream, trailers, stream.pendingPromises.pollFirst());
                 continue;
             }
             Http2DataFrame data = (Http2DataFrame) head;
@@ -112,7 +111,7 @@ final class Http2OutboundFlow {
                     // join), not on every write while it stays out.
                     if (!connectionStalled) {
                         connectionStalled = true;
-                        for (DefaultHttp2FrameStream waiting : ready) {
+                        for (Http2StreamRecord waiting : ready) {
                             markStalled(waiting);
                         }
                     }
@@ -130,7 +129,7 @@ final class Http2OutboundFlow {
                 stream.pendingFrames.pollFirst();
                 ChannelPromise promise = stream.pendingPromises.pollFirst();
                 consume(stream, size);
-                codec.writeDataNow(ctx, stream, data.content(), data.padding(), data.endStream(), promise);
+                sink.sendData(stream, data.content(), data.padding(), data.endStream(), promise);
             } else {
                 // A piece of the frame: data only (its padding goes with the last piece).
                 int piece = Math.min(allowed, dataBytes);
@@ -142,8 +141,7 @@ final class Http2OutboundFlow {
                     continue;
                 }
                 consume(stream, piece);
-                codec.writeDataNow(ctx, stream, data.content().readRetainedSlice(piece), 0, false,
-                        ctx.newPromise());
+                sink.sendData(stream, data.content().readRetainedSlice(piece), 0, false, sink.newPromise());
             }
             // Round robin: after one frame the stream goes to the back of the line.
             if (ready.peekFirst() == stream && ready.size() > 1) {
@@ -153,7 +151,7 @@ final class Http2OutboundFlow {
         }
     }
 
-    private void consume(DefaultHttp2FrameStream stream, int size) {
+    private void consume(Http2StreamRecord stream, int size) {
         stream.remoteWindow.consume(size);
         connectionWindow.consume(size);
         stream.pendingBytes -= size;
@@ -163,18 +161,18 @@ final class Http2OutboundFlow {
         updateWritability(stream);
     }
 
-    private void markStalled(DefaultHttp2FrameStream stream) {
+    private void markStalled(Http2StreamRecord stream) {
         if (stream.stalledSinceNanos == 0) {
-            stream.stalledSinceNanos = Math.max(1, codec.nanoTime());
+            stream.stalledSinceNanos = Math.max(1, sink.nanoTime());
         }
     }
 
     /** True when the stream can take more DATA without growing its queue beyond its window. */
-    static boolean isWritable(DefaultHttp2FrameStream stream) {
+    static boolean isWritable(Http2StreamRecord stream) {
         return stream.state.localMaySendData() && stream.pendingBytes < stream.remoteWindow.window();
     }
 
-    void updateWritability(DefaultHttp2FrameStream stream) {
+    void updateWritability(Http2StreamRecord stream) {
         if (stream.remoteWindow == null) {
             return;
         }
@@ -182,7 +180,7 @@ final class Http2OutboundFlow {
         if (writable != stream.writable) {
             stream.writable = writable;
             if (stream.state.localMaySendData()) {
-                codec.streamWritabilityChanged(stream);
+                sink.writabilityChanged(stream);
             }
             // else: the stream sent its END_STREAM (or was reset) and its child is about to close; telling it would
             // cost a writability event per stream that no handler can act on.
@@ -190,7 +188,7 @@ final class Http2OutboundFlow {
     }
 
     /** Fails and releases everything queued on a stream that closed. */
-    void streamClosed(DefaultHttp2FrameStream stream, Throwable cause) {
+    void streamClosed(Http2StreamRecord stream, Throwable cause) {
         if (stream.pendingFrames != null) {
             Object frame;
             while ((frame = stream.pendingFrames.pollFirst()) != null) {
@@ -207,7 +205,7 @@ final class Http2OutboundFlow {
     }
 
     /** True while {@code stream} still has DATA queued that a closing state would drop. */
-    static boolean canStillSend(DefaultHttp2FrameStream stream) {
+    static boolean canStillSend(Http2StreamRecord stream) {
         Http2StreamState state = stream.state;
         return state == Http2StreamState.OPEN || state == Http2StreamState.HALF_CLOSED_REMOTE;
     }

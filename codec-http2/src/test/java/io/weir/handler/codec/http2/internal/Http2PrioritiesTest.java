@@ -1,8 +1,10 @@
-package io.weir.handler.codec.http2;
+package io.weir.handler.codec.http2.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.weir.handler.codec.http2.Http2FrameCodec;
+import io.weir.handler.codec.http2.Http2PriorityUpdateFrame;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
