@@ -348,6 +348,11 @@ public final class HttpServerCodec implements ChannelHandler {
         try {
             decoder.channelRead(ctx, msg);
         } finally {
+            if (clock != null && decoder.inputMayFollow()) {
+                // Part of the next request came in the same read as the end of the last one: its head clock starts
+                // now (or once the responses owed are written), not at its next read.
+                clock.bytesArrived();
+            }
             if (methods.size() >= maxPendingRequests) {
                 // The application is not keeping up with a pipelining client: stop taking more of its input.
                 pause(PAUSED_FOR_REQUESTS);

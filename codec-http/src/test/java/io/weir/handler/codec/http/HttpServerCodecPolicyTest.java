@@ -171,6 +171,35 @@ class HttpServerCodecPolicyTest {
     }
 
     @Test
+    void slowApplicationIsNotCutByTheClientsClocks() {
+        // The codec's own count says a response is owed: neither the head nor the idle clock runs meanwhile, even
+        // with a pipelined request's head half sent behind it.
+        List<ChannelHandlerContext> held = new ArrayList<>();
+        EmbeddedChannel ch = server(POLICY, new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof LastHttpContent) {
+                    held.add(ctx);
+                }
+                ReferenceCountUtil.release(msg);
+            }
+        });
+        send(ch, HEAD + "GET /next HTTP/1.1\r\n");
+        advance(ch, 3600);
+        assertThat(ch.isOpen()).as("the wait is the server's").isTrue();
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.EMPTY_BUFFER);
+        HttpUtil.setContentLength(res, 0);
+        held.get(0).writeAndFlush(res);
+        assertThat(outbound(ch)).startsWith(OK);
+        advance(ch, 10);
+        assertThat(outbound(ch)).as("once answered, the half-sent head has its 10 s")
+                .startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void switchingProtocolsStopsTheTimeouts() {
         EmbeddedChannel ch = server(POLICY, new ChannelHandler() {
             @Override
