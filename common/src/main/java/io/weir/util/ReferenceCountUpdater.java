@@ -19,9 +19,9 @@ import org.jctools.util.UnsafeAccess;
  * private volatile int refCnt = UPDATER.initialValue();
  * }</pre>
  * The class is abstract so that each counted class owns its own instance; subclasses add nothing. When
- * {@link PlatformInfo#hasUnsafe()} the field is reached through Unsafe at the offset computed here (faster
- * than the updater's per-call class check); otherwise, and for fields Unsafe cannot locate, through the
- * updater.
+ * {@link PlatformInfo#hasUnsafe()} every access (reads, stores and atomic updates alike) reaches the field through
+ * Unsafe at the offset computed here, so no path pays the updater's per-call class check; otherwise, and for
+ * fields Unsafe cannot locate, through the updater.
  *
  * <h2>Encoding</h2>
  * <pre>
@@ -102,7 +102,7 @@ public abstract class ReferenceCountUpdater<T extends ReferenceCounted> {
 
     /** The reference count of {@code instance}; {@code 0} once freed. */
     public final int refCnt(T instance) {
-        int raw = updater.get(instance);
+        int raw = volatileRaw(instance);
         return (raw & 1) != 0 || raw <= 0 ? 0 : raw >>> 1;
     }
 
@@ -124,7 +124,13 @@ public abstract class ReferenceCountUpdater<T extends ReferenceCounted> {
         if (refCnt > MAX_REF_CNT) {
             throw new IllegalArgumentException("refCnt: " + refCnt + " (expected: <= " + MAX_REF_CNT + ")");
         }
-        updater.set(instance, refCnt > 0 ? refCnt << 1 : RAW_FREED);
+        int raw = refCnt > 0 ? refCnt << 1 : RAW_FREED;
+        if (offset >= 0) {
+            // Volatile store to the field whose offset the constructor computed from the declaring class.
+            UnsafeAccess.UNSAFE.putIntVolatile(instance, offset, raw);
+        } else {
+            updater.set(instance, raw);
+        }
     }
 
     /**
@@ -133,7 +139,12 @@ public abstract class ReferenceCountUpdater<T extends ReferenceCounted> {
      * ordered but not fenced; whatever later hands the object to another thread publishes it.
      */
     public final void resetRefCnt(T instance) {
-        updater.lazySet(instance, RAW_INITIAL);
+        if (offset >= 0) {
+            // Ordered store to the field whose offset the constructor computed from the declaring class.
+            UnsafeAccess.UNSAFE.putOrderedInt(instance, offset, RAW_INITIAL);
+        } else {
+            updater.lazySet(instance, RAW_INITIAL);
+        }
     }
 
     /**
@@ -225,7 +236,7 @@ public abstract class ReferenceCountUpdater<T extends ReferenceCounted> {
 
     private boolean releaseExactly(T instance, int decrement, int rawDecrement) {
         for (;;) {
-            int raw = updater.get(instance);
+            int raw = volatileRaw(instance);
             if ((raw & 1) != 0 || raw < rawDecrement) {
                 throw new IllegalReferenceCountException((raw & 1) != 0 || raw <= 0 ? 0 : raw >>> 1, -decrement);
             }
@@ -240,6 +251,15 @@ public abstract class ReferenceCountUpdater<T extends ReferenceCounted> {
         if (offset >= 0) {
             // A plain load of an int field of a live object at its own offset; the value is only a hint.
             return UnsafeAccess.UNSAFE.getInt(instance, offset);
+        }
+        return updater.get(instance);
+    }
+
+    private int volatileRaw(T instance) {
+        if (offset >= 0) {
+            // Volatile load of the field whose offset the constructor computed from the declaring class: the
+            // updater's get would check the instance's class first, on every call.
+            return UnsafeAccess.UNSAFE.getIntVolatile(instance, offset);
         }
         return updater.get(instance);
     }

@@ -4,6 +4,8 @@ import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.Future;
 import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.nio.channels.NotYetConnectedException;
@@ -40,6 +42,8 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
     private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
+    private static final VarHandle VOID_PROMISE = findField("voidPromise", VoidChannelPromise.class);
+    private static final VarHandle SUCCEEDED_FUTURE = findField("succeededFuture", ChannelFuture.class);
     /** Whether an allocation failure that reached a pipeline's end was logged at WARNING already. */
     private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_LOGGED =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -49,8 +53,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private final EventLoop eventLoop;
     private final DefaultChannelPipeline pipeline;
     private final CloseFuture closeFuture;
-    private final VoidChannelPromise voidPromise;
-    private final ChannelFuture succeededFuture;
+    // Both created on first use (most channels never ask for them, an HTTP/2 stream's child for one) and
+    // published with a CAS, so every caller sees the same instance: code compares promises with voidPromise().
+    private volatile VoidChannelPromise voidPromise;
+    private volatile ChannelFuture succeededFuture;
 
     // Set to null when the channel closes or its output shuts down: writes then fail at once.
     private volatile ChannelOutboundBuffer outboundBuffer;
@@ -67,6 +73,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private RecvByteBufAllocator.Handle recvHandle;
     private MessageSizeEstimator.Handle estimatorHandle;
     private boolean neverRegistered = true;
+    // Whether the registration put this channel in the loop's set of handle-less channels to close at shutdown.
+    private boolean trackedByLoop;
     private boolean closeInitiated;
     private boolean inFlush;
     private Throwable initialCloseCause;
@@ -94,12 +102,16 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         this.id = Objects.requireNonNull(id, "id");
         this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
         this.closeFuture = new CloseFuture(this);
-        this.voidPromise = new VoidChannelPromise(this);
-        DefaultChannelPromise succeeded = new DefaultChannelPromise(this);
-        succeeded.trySuccess();
-        this.succeededFuture = succeeded;
         this.outboundBuffer = new ChannelOutboundBuffer(this);
         this.pipeline = new DefaultChannelPipeline(this);
+    }
+
+    private static VarHandle findField(String name, Class<?> type) {
+        try {
+            return MethodHandles.lookup().findVarHandle(AbstractChannel.class, name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     // ---------------------------------------------------------------- Channel
@@ -304,7 +316,13 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     @Override
     public ChannelFuture newSucceededFuture() {
-        return succeededFuture;
+        ChannelFuture future = succeededFuture;
+        if (future == null) {
+            DefaultChannelPromise succeeded = new DefaultChannelPromise(this);
+            succeeded.trySuccess();
+            future = SUCCEEDED_FUTURE.compareAndSet(this, null, succeeded) ? succeeded : succeededFuture;
+        }
+        return future;
     }
 
     @Override
@@ -316,7 +334,16 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     @Override
     public final ChannelPromise voidPromise() {
-        return voidPromise;
+        return voidPromise0();
+    }
+
+    private VoidChannelPromise voidPromise0() {
+        VoidChannelPromise promise = voidPromise;
+        if (promise == null) {
+            VoidChannelPromise created = new VoidChannelPromise(this);
+            promise = VOID_PROMISE.compareAndSet(this, null, created) ? created : voidPromise;
+        }
+        return promise;
     }
 
     /** Orders channels by id; channels sharing an id (embedded ones) by identity hash, so only {@code this} is 0. */
@@ -447,7 +474,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private void handleWriteError(Throwable t, ChannelOutboundBuffer buffer) {
         if (t instanceof IOException && config().isAutoClose()) {
             initialCloseCause = t;
-            close(voidPromise, t);
+            close(voidPromise0(), t);
         } else {
             buffer.failFlushed(t, true);
         }
@@ -480,12 +507,12 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             try {
                 doShutdown(ChannelShutdownDirection.INBOUND);
             } catch (Throwable t) {
-                close(voidPromise, t);
+                close(voidPromise0(), t);
                 return;
             }
             pipeline.fireChannelShutdown(ChannelInputShutdownEvent.INSTANCE);
         } else {
-            close(voidPromise, null);
+            close(voidPromise0(), null);
         }
     }
 
@@ -515,6 +542,17 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
      */
     protected IoHandle ioHandle() {
         return null;
+    }
+
+    /**
+     * Whether this channel's {@link #parent()} closes it when the parent closes, as a multiplexed stream's channel
+     * is closed by its connection. Such a channel, if it has no {@link #ioHandle()}, is not tracked by its
+     * {@link SingleThreadIoEventLoop} to be closed at shutdown: the loop closes the parent, and the parent closes
+     * it, so registering and deregistering it costs the loop nothing. The default is {@code false}: a channel
+     * without a handle is closed by its loop on shutdown. Called once per registration, on the event loop.
+     */
+    protected boolean isClosedByParent() {
+        return false;
     }
 
     /** Called after the I/O handler accepted the registration, before {@code channelRegistered}. */
@@ -690,7 +728,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     /** A channel that cannot be registered is of no use: close it (failing queued writes), then report. */
     private void registrationFailed(ChannelPromise promise, Throwable cause) {
-        close(voidPromise, cause);
+        close(voidPromise0(), cause);
         promise.tryFailure(cause);
     }
 
@@ -709,8 +747,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         boolean firstRegistration = neverRegistered;
         neverRegistered = false;
         registered = true;
-        if (registration == null && eventLoop instanceof SingleThreadIoEventLoop loop) {
+        if (registration == null && eventLoop instanceof SingleThreadIoEventLoop loop && !isClosedByParent()) {
             // No handle for the I/O handler to close at shutdown: the loop closes the channel itself.
+            trackedByLoop = true;
             loop.handlelessChannelRegistered(this);
         }
         // Read before the promise's listeners run: one of them may bind or connect, and that operation
@@ -790,13 +829,13 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     final void closeIfClosed() {
         if (!isOpen()) {
-            close(voidPromise, null);
+            close(voidPromise0(), null);
         }
     }
 
     /** Closes from inside the channel (a failed connect, a timeout): no promise to report to. */
     final void closeOnLoop(Throwable cause) {
-        close(voidPromise, cause);
+        close(voidPromise0(), cause);
     }
 
     private void close(ChannelPromise promise, Throwable cause) {
@@ -846,11 +885,6 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return attempt == null ? null : attempt.takePromise();
     }
 
-    /** Whether {@link #doWrite} is running. */
-    final boolean inFlush() {
-        return inFlush;
-    }
-
     final void deregister0(ChannelPromise promise) {
         deregister(promise, false);
     }
@@ -877,7 +911,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
                 ioRegistration = null;
                 if (registration != null) {
                     registration.cancel();
-                } else if (registered && eventLoop instanceof SingleThreadIoEventLoop loop) {
+                } else if (trackedByLoop && eventLoop instanceof SingleThreadIoEventLoop loop) {
+                    trackedByLoop = false;
                     loop.handlelessChannelDeregistered(this);
                 }
                 if (fireChannelInactive) {
@@ -926,7 +961,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             doBeginRead();
         } catch (Throwable t) {
             invokeLater(() -> pipeline.fireExceptionCaught(t));
-            close(voidPromise, t);
+            close(voidPromise0(), t);
         }
     }
 

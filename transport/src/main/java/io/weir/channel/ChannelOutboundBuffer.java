@@ -64,7 +64,8 @@ public final class ChannelOutboundBuffer {
     private final Channel channel;
     // The channel's loop's byte counters: the byte-level removals (a socket's writes) count into them.
     private final IoByteCounters ioBytes;
-    private final Runnable fireWritabilityChanged;
+    // Created by the first writability change: most buffers (a short exchange, an HTTP/2 stream's) never flip.
+    private Runnable fireWritabilityChanged;
 
     // Event loop only.
     private Entry flushedEntry;
@@ -87,10 +88,6 @@ public final class ChannelOutboundBuffer {
     public ChannelOutboundBuffer(Channel channel) {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.ioBytes = channel instanceof AbstractChannel c ? c.ioBytes : null;
-        this.fireWritabilityChanged = () -> {
-            writabilityEventPending = 0;
-            channel.pipeline().fireChannelWritabilityChanged();
-        };
     }
 
     /**
@@ -452,7 +449,16 @@ public final class ChannelOutboundBuffer {
         // called them would be surprising; one pending task covers flips that cancel out meanwhile.
         if (WRITABILITY_EVENT_PENDING.compareAndSet(this, 0, 1)) {
             try {
-                channel.eventLoop().execute(fireWritabilityChanged);
+                // Only the thread that won the CAS gets here; a stale null read just makes a second, equal task.
+                Runnable task = fireWritabilityChanged;
+                if (task == null) {
+                    task = () -> {
+                        writabilityEventPending = 0;
+                        channel.pipeline().fireChannelWritabilityChanged();
+                    };
+                    fireWritabilityChanged = task;
+                }
+                channel.eventLoop().execute(task);
             } catch (RejectedExecutionException e) {
                 writabilityEventPending = 0;
                 LOGGER.log(Level.DEBUG, "event loop refused a writability event for ", channel, e);

@@ -42,12 +42,10 @@ final class CloseSequence {
             promise.tryFailure(t);
         }
         failPendingWork(pendingConnect, buffer, cause);
-        if (channel.inFlush()) {
-            // Still inside doWrite: let it unwind before handlers hear about the close.
-            channel.invokeLater(() -> channel.deregister(channel.voidPromise(), wasActive && !channel.isActive()));
-        } else {
-            channel.deregister(channel.voidPromise(), wasActive && !channel.isActive());
-        }
+        // Also when still inside doWrite (a stream's channel closed by its own last frame): deregister fires
+        // channelInactive and channelUnregistered from a task, so doWrite unwinds before handlers hear about the
+        // close, without a second task to defer the first.
+        channel.deregister(channel.voidPromise(), wasActive && !channel.isActive());
     }
 
     /** See {@link AbstractChannel#settleCloseAfterLoopTerminated()}. */

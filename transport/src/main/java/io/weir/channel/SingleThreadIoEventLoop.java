@@ -261,7 +261,8 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
 
     /**
      * A channel without an I/O handle registered with this loop; closed when the loop starts shutting down, if
-     * it registered before that (a later one is the transport's to close). Loop thread only.
+     * it registered before that (a later one is the transport's to close). Channels their parent closes
+     * ({@link AbstractChannel#isClosedByParent()}, an HTTP/2 stream's) never come here. Loop thread only.
      */
     void handlelessChannelRegistered(AbstractChannel channel) {
         handlelessChannels.add(channel);
@@ -270,6 +271,11 @@ public final class SingleThreadIoEventLoop extends SingleThreadEventExecutor imp
     /** That channel deregistered (or closed). Loop thread only. */
     void handlelessChannelDeregistered(AbstractChannel channel) {
         handlelessChannels.remove(channel);
+    }
+
+    /** How many handle-less channels this loop would close at shutdown. Loop thread only; for tests. */
+    int handlelessChannelCount() {
+        return handlelessChannels.size();
     }
 
     @Override

@@ -333,6 +333,69 @@ class SingleThreadIoEventLoopTest {
         }
     }
 
+    /** A channel without an I/O handle, like a local one or an HTTP/2 stream's. */
+    private static class HandlelessChannel extends TestChannel {
+        HandlelessChannel(EventLoop loop) {
+            super(loop);
+        }
+
+        @Override
+        protected IoHandle ioHandle() {
+            return null;
+        }
+    }
+
+    /** A handle-less channel that its parent closes, as a connection closes its streams' channels. */
+    private static final class ChildChannel extends HandlelessChannel {
+        ChildChannel(EventLoop loop) {
+            super(loop);
+        }
+
+        @Override
+        protected boolean isClosedByParent() {
+            return true;
+        }
+    }
+
+    @Test
+    void channelsTheirParentClosesAreNotTrackedByTheLoopAndStillCloseOnShutdown() throws Exception {
+        SingleThreadIoEventLoop loop = newLoop(NioIoHandler.newFactory());
+        HandlelessChannel parent = new HandlelessChannel(loop);
+        ChildChannel child = new ChildChannel(loop);
+        // What a multiplexer does: the parent's close closes its children.
+        parent.closeFuture().addListener(f -> child.close(child.voidPromise()));
+        parent.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        child.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+        // Only the parent is in the loop's set.
+        assertThat(loop.submit(loop::handlelessChannelCount).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(1);
+
+        terminate(loop);
+
+        assertThat(parent.closeFuture().isDone()).isTrue();
+        assertThat(child.closeFuture().isDone()).isTrue();
+        assertThat(child.isOpen()).isFalse();
+        assertThat(child.isRegistered()).isFalse();
+    }
+
+    @Test
+    void handlelessChannelsLeaveTheLoopsSetWhenTheyClose() throws Exception {
+        SingleThreadIoEventLoop loop = newLoop(NioIoHandler.newFactory());
+        try {
+            HandlelessChannel channel = new HandlelessChannel(loop);
+            channel.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThat(loop.submit(loop::handlelessChannelCount).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(1);
+
+            channel.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            // The close queues the deregistration as a task; a task queued from a later task runs after it.
+            assertThat(loop.submit(() -> loop.submit(loop::handlelessChannelCount)).get(TIMEOUT_SECONDS,
+                    TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isZero();
+        } finally {
+            terminate(loop);
+        }
+    }
+
     @Test
     void metricsReflectRegistrationsEventsAndTasks() throws Exception {
         SingleThreadIoEventLoop loop = newLoop(NioIoHandler.newFactory());

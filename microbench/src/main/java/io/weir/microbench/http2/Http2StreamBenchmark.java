@@ -89,30 +89,15 @@ public class Http2StreamBenchmark extends AbstractMicrobenchmark {
     }
 
     private long drainWeir() {
-        long bytes = 0;
-        Object o;
-        while ((o = weir.readOutbound()) != null) {
-            bytes += ((io.weir.buffer.ByteBuf) o).readableBytes();
-            io.weir.util.ReferenceCountUtil.release(o);
-        }
-        return bytes;
+        return Http2StreamChannelBenchmark.drain(weir);
     }
 
     private long drainNetty() {
-        long bytes = 0;
-        Object o;
-        while ((o = netty.readOutbound()) != null) {
-            bytes += ((io.netty.buffer.ByteBuf) o).readableBytes();
-            io.netty.util.ReferenceCountUtil.release(o);
-        }
-        return bytes;
+        return Http2StreamChannelBenchmark.drain(netty);
     }
 
     private void streamId(int id) {
-        request[5] = (byte) (id >>> 24);
-        request[6] = (byte) (id >>> 16);
-        request[7] = (byte) (id >>> 8);
-        request[8] = (byte) id;
+        Http2StreamChannelBenchmark.streamId(request, id);
     }
 
     @Benchmark

@@ -5,6 +5,7 @@ import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelId;
 import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelConfig;
@@ -35,13 +36,18 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private final ChannelHandlerContext parentCtx;
     final DefaultHttp2FrameStream stream;
     private final DefaultChannelConfig config;
-    private final ArrayDeque<Object> inbound = new ArrayDeque<>(4);
+    /**
+     * Frames received and not yet read; created by the first frame that has to wait (most streams' frames are
+     * read as they arrive, so most children never need one).
+     */
+    private ArrayDeque<Object> inbound;
     private boolean open = true;
     private boolean readPending;
     private boolean delivering;
     /** A task is queued to serve a read the last delivery left pending. */
     private boolean deliveryScheduled;
-    private final Runnable deliverPendingRead = this::deliverPendingRead;
+    /** Created the first time a read has to be served by a task. */
+    private Runnable deliverPendingRead;
     boolean readCompletePending;
     private boolean closeWhenDrained;
     private boolean writing;
@@ -51,8 +57,9 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private final ChannelFutureListener parentWriteDone = this::parentWriteDone;
 
     DefaultHttp2StreamChannel(Http2MultiplexHandler multiplexer, ChannelHandlerContext parentCtx,
-            DefaultHttp2FrameStream stream) {
-        super(parentCtx.channel(), parentCtx.channel().eventLoop());
+            DefaultHttp2FrameStream stream, int sequence) {
+        super(parentCtx.channel(), parentCtx.channel().eventLoop(), new StreamChannelId(parentCtx.channel().id(),
+                sequence));
         this.multiplexer = multiplexer;
         this.parentCtx = parentCtx;
         this.stream = stream;
@@ -82,9 +89,30 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         return open;
     }
 
+    /**
+     * The multiplexer closes every child when the connection closes, so the event loop need not track each
+     * stream's channel to close it at shutdown (one set insert and removal per stream).
+     */
+    @Override
+    protected boolean isClosedByParent() {
+        return true;
+    }
+
     @Override
     public boolean isActive() {
         return open;
+    }
+
+    /** The connection's, which caches it: a stream's channel keeps no copy (its close would take one). */
+    @Override
+    public SocketAddress localAddress() {
+        return parent().localAddress();
+    }
+
+    /** The connection's, which caches it. */
+    @Override
+    public SocketAddress remoteAddress() {
+        return parent().remoteAddress();
     }
 
     @Override
@@ -110,16 +138,28 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     }
 
     private void releaseInbound() {
+        ArrayDeque<Object> queue = inbound;
+        if (queue == null) {
+            return;
+        }
         Object msg;
-        while ((msg = inbound.pollFirst()) != null) {
+        while ((msg = queue.pollFirst()) != null) {
             ReferenceCountUtil.safeRelease(msg);
         }
+    }
+
+    private boolean inboundEmpty() {
+        return inbound == null || inbound.isEmpty();
+    }
+
+    private Object pollInbound() {
+        return inbound == null ? null : inbound.pollFirst();
     }
 
     @Override
     protected void doBeginRead() {
         readPending = true;
-        if (!delivering && !inbound.isEmpty()) {
+        if (!delivering && !inboundEmpty()) {
             deliver(!multiplexer.inParentRead());
         }
     }
@@ -130,7 +170,17 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             ReferenceCountUtil.release(frame);
             return;
         }
-        inbound.addLast(frame);
+        if (readPending && !delivering && inboundEmpty()) {
+            // Nothing waits before it: read at once, without a trip through the queue.
+            deliver(!multiplexer.inParentRead(), frame);
+            return;
+        }
+        ArrayDeque<Object> queue = inbound;
+        if (queue == null) {
+            queue = new ArrayDeque<>(4);
+            inbound = queue;
+        }
+        queue.addLast(frame);
         if (readPending && !delivering) {
             deliver(!multiplexer.inParentRead());
         }
@@ -141,18 +191,28 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      * waits for the parent's (one per child per parent read); otherwise it follows at once.
      */
     private void deliver(boolean completeNow) {
+        deliver(completeNow, null);
+    }
+
+    /**
+     * As {@link #deliver(boolean)}, reading {@code first} (if not null) before the queue; only called while open
+     * with a read pending, so {@code first} is always read.
+     */
+    private void deliver(boolean completeNow, Object first) {
         delivering = true;
         try {
             int budget = config.isAutoRead() ? Integer.MAX_VALUE : MAX_MESSAGES_PER_READ;
-            Object msg;
+            Object msg = first;
             boolean delivered = false;
-            while (open && readPending && budget-- > 0 && (msg = inbound.pollFirst()) != null) {
+            while (open && readPending && budget-- > 0 && (msg != null || (msg = pollInbound()) != null)) {
                 if (!config.isAutoRead()) {
-                    readPending = budget > 0 && !inbound.isEmpty();
+                    readPending = budget > 0 && !inboundEmpty();
                 }
                 int consumed = msg instanceof Http2DataFrame data ? data.content().readableBytes() : 0;
                 delivered = true;
-                pipeline().fireChannelRead(msg);
+                Object read = msg;
+                msg = null;
+                pipeline().fireChannelRead(read);
                 if (consumed > 0) {
                     // The reader took the bytes: give them back to the peer's windows (RFC 9113 §6.9).
                     multiplexer.consumeBytes(stream, consumed);
@@ -169,21 +229,26 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         } finally {
             delivering = false;
         }
-        if (closeWhenDrained && inbound.isEmpty()) {
-            close();
-        } else if (open && readPending && !inbound.isEmpty() && !deliveryScheduled) {
+        if (closeWhenDrained && inboundEmpty()) {
+            close(voidPromise());
+        } else if (open && readPending && !inboundEmpty() && !deliveryScheduled) {
             // A read the pipeline asked for during this delivery (from channelRead or channelReadComplete) that the
             // per-read budget left unserved: served by a task, not here, so one stream's backlog does not hold the
             // loop. Without it the frames would wait for a read that already happened, their bytes unconsumed, and
             // the peer, out of window, would wait for them: the stream would stall.
             deliveryScheduled = true;
-            eventLoop().execute(deliverPendingRead);
+            Runnable task = deliverPendingRead;
+            if (task == null) {
+                task = this::deliverPendingRead;
+                deliverPendingRead = task;
+            }
+            eventLoop().execute(task);
         }
     }
 
     private void deliverPendingRead() {
         deliveryScheduled = false;
-        if (open && readPending && !delivering && !inbound.isEmpty()) {
+        if (open && readPending && !delivering && !inboundEmpty()) {
             deliver(!multiplexer.inParentRead());
         }
     }
@@ -201,8 +266,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         if (writing) {
             // Inside doWrite (our own last frame closed the stream): close once the write loop is done.
             closeAfterWrite = true;
-        } else if (inbound.isEmpty()) {
-            close();
+        } else if (inboundEmpty()) {
+            close(voidPromise());
         } else {
             closeWhenDrained = true;
         }
@@ -283,5 +348,56 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     @Override
     public String toString() {
         return "Http2StreamChannel{stream=" + stream.id + ", parent=" + parent() + '}';
+    }
+
+    /**
+     * A child's id: its connection's id and the child's number on that connection, as {@code <parent>/<n>}. Unique
+     * as long as the connection's is, and made without the random bytes, clock read and hashing of a
+     * {@code DefaultChannelId}, once per stream.
+     */
+    static final class StreamChannelId implements ChannelId {
+        private static final long serialVersionUID = 1L;
+
+        private final ChannelId parent;
+        private final int sequence;
+
+        StreamChannelId(ChannelId parent, int sequence) {
+            this.parent = parent;
+            this.sequence = sequence;
+        }
+
+        @Override
+        public String asShortText() {
+            return parent.asShortText() + '/' + Integer.toUnsignedString(sequence);
+        }
+
+        @Override
+        public String asLongText() {
+            return parent.asLongText() + '/' + Integer.toUnsignedString(sequence);
+        }
+
+        @Override
+        public int compareTo(ChannelId o) {
+            if (o instanceof StreamChannelId other && parent.equals(other.parent)) {
+                return Integer.compareUnsigned(sequence, other.sequence);
+            }
+            return asLongText().compareTo(o.asLongText());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof StreamChannelId other && sequence == other.sequence
+                    && parent.equals(other.parent);
+        }
+
+        @Override
+        public int hashCode() {
+            return parent.hashCode() * 31 + sequence;
+        }
+
+        @Override
+        public String toString() {
+            return asShortText();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.weir.handler.codec.http2;
 import io.weir.channel.ChannelDrainEvent;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
+import io.weir.channel.ChannelPromise;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
     private final ArrayList<DefaultHttp2StreamChannel> children = new ArrayList<>();
     private final ArrayDeque<DefaultHttp2StreamChannel> readCompletePending = new ArrayDeque<>();
     private boolean inParentRead;
+    /** Numbers this connection's children for their ids. */
+    private int childSequence;
     private boolean parentFlushPending;
 
     /**
@@ -59,14 +62,14 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
     /** Opens a child for a stream we start (used by the bootstrap). Event loop only. */
     DefaultHttp2StreamChannel newOutboundChild(ChannelHandler handler) {
         DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx,
-                (DefaultHttp2FrameStream) codec.newStream());
+                (DefaultHttp2FrameStream) codec.newStream(), childSequence++);
         register(child, handler);
         return child;
     }
 
     /** Opens the child of stream 1 after a client's HTTP/1.1 Upgrade to h2c. Event loop only. */
     Http2StreamChannel newUpgradeChild(DefaultHttp2FrameStream stream, ChannelHandler handler) {
-        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream);
+        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream, childSequence++);
         register(child, handler);
         return child;
     }
@@ -83,7 +86,7 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         DefaultHttp2FrameStream stream = child.stream;
         child.setUserDefinedWritability(DefaultHttp2StreamChannel.STREAM_WINDOW_BIT,
                 stream.remoteWindow == null || stream.writable);
-        child.register();
+        child.register(child.voidPromise());
     }
 
     @Override
@@ -101,7 +104,7 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         }
         if (attachment == null && msg instanceof Http2HeadersFrame && codec.isServer() == (stream.id % 2 == 1)
                 && stream.isActive()) {
-            DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream);
+            DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream, childSequence++);
             register(child, inboundStreamHandler);
             child.frameReceived(msg);
             return;
@@ -229,11 +232,30 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        closeChildren();
+        ctx.fireChannelInactive();
+    }
+
+    /**
+     * A close asked for while the event loop shuts down (the loop closing the connections it still has) closes
+     * every child first. Children are not tracked by the loop (no per-stream registration in its bookkeeping), so
+     * the connection is what closes them; and it must do so now, before the codec's graceful close, which would
+     * otherwise wait for streams that no handler will end on a loop that runs no more timers.
+     */
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        if (ctx.executor().isShuttingDown()) {
+            closeChildren();
+        }
+        ctx.close(promise);
+    }
+
+    private void closeChildren() {
         for (int i = children.size() - 1; i >= 0; i--) {
             if (i < children.size()) {
-                children.get(i).close();
+                DefaultHttp2StreamChannel child = children.get(i);
+                child.close(child.voidPromise());
             }
         }
-        ctx.fireChannelInactive();
     }
 }
