@@ -758,7 +758,10 @@ public final class Http2Connection {
         }
     }
 
-    /** Removes a stream whose state became closed: fails its queue, returns its unread bytes, tells the listener. */
+    /**
+     * Removes a stream whose state became closed: fails its queue (with {@code cause}, or with a STREAM_CLOSED
+     * stream error made only then when {@code cause} is null), returns its unread bytes, tells the listener.
+     */
     void closeStream(Http2StreamRecord stream, Throwable cause) {
         if (streams.remove(stream.id) == null) {
             return;
@@ -791,7 +794,8 @@ public final class Http2Connection {
 
     public void closeIfBothEnded(Http2StreamRecord stream) {
         if (stream.state.isClosed()) {
-            closeStream(stream, streamError(stream.id, Http2Error.STREAM_CLOSED, "stream closed"));
+            // Both sides ended: the normal end of a stream, which builds no exception unless frames still wait.
+            closeStream(stream, null);
         }
     }
 
