@@ -205,13 +205,14 @@ final class Http2OutboundFlow {
     }
 
     /**
-     * Fails and releases everything queued on a stream that closed, with {@code cause}; when it is null (the stream
-     * ended normally) a STREAM_CLOSED stream error is made, and only if something was queued.
+     * Fails and releases everything queued on a stream that closed, with {@code cause}, or when it is null with a
+     * stream error of {@code error} and {@code reason}, made only if something was queued (so that a normal end or
+     * a reset, which a peer can cause at will, builds no exception).
      */
-    void streamClosed(Http2StreamRecord stream, Throwable cause) {
+    void streamClosed(Http2StreamRecord stream, Throwable cause, Http2Error error, String reason) {
         if (stream.hasPending()) {
             if (cause == null) {
-                cause = Http2Exception.streamError(stream.id, Http2Error.STREAM_CLOSED, "stream closed");
+                cause = Http2Exception.streamError(stream.id, error, reason);
             }
             Object frame;
             while ((frame = stream.pendingFrames.pollFirst()) != null) {
