@@ -52,6 +52,11 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private boolean closeWhenDrained;
     private boolean writing;
     private boolean closeAfterWrite;
+    /**
+     * The connection closed the stream and retired it: this child's close neither resets it nor hands it back to
+     * the codec, so a close goes one way, connection to child.
+     */
+    boolean streamRetired;
     int index = -1;
     /** Watches the parent's write of each frame this child wrote; one per child, no allocation per write. */
     private final ChannelFutureListener parentWriteDone = this::parentWriteDone;
@@ -263,6 +268,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     /** The stream closed: close once the frames already queued were read. */
     void streamClosed() {
+        streamRetired = true;
         if (writing) {
             // Inside doWrite (our own last frame closed the stream): close once the write loop is done.
             closeAfterWrite = true;

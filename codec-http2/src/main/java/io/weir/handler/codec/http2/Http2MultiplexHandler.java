@@ -170,6 +170,10 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         }
         DefaultHttp2FrameStream stream = child.stream;
         stream.attachment = Boolean.FALSE;
+        if (child.streamRetired) {
+            // The connection closed this stream and told the child: nothing to reset, nothing to retire.
+            return;
+        }
         if (stream.id > 0 && !stream.state.isClosed() && ctx.channel().isActive()) {
             if (stream.outboundEnded && stream.hasPending()) {
                 // The child's complete response still waits for window: it goes first, then the reset.

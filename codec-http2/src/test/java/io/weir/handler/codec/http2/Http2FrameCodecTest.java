@@ -315,6 +315,36 @@ class Http2FrameCodecTest {
     }
 
     @Test
+    void dataOnAnIdleStreamDoesNotOvertakeStreamsWaitingForTheConnectionWindow() {
+        FrameRecorder app = new FrameRecorder();
+        try (Http2FrameClient c = client(Http2FrameCodec.forServer(), app)) {
+            c.raw(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()));
+            c.settings(Http2Settings.INITIAL_WINDOW_SIZE, 1_000_000);
+            c.frame(SETTINGS, Http2Frames.FLAG_ACK, 0, new byte[0]);
+            c.headers(1, get("/large"), true);
+            c.headers(3, get("/small"), true);
+            c.read();
+            List<Http2HeadersFrame> requests = app.of(Http2HeadersFrame.class);
+            Http2FrameStream large = requests.get(0).stream();
+            Http2FrameStream small = requests.get(1).stream();
+            c.channel.write(new Http2HeadersFrame(large, new Http2Headers().status("200"), false));
+            c.channel.writeAndFlush(new Http2DataFrame(large, Unpooled.copiedBuffer(new byte[70_000]), true, 0));
+            c.channel.write(new Http2HeadersFrame(small, new Http2Headers().status("200"), false));
+            c.channel.writeAndFlush(new Http2DataFrame(small, Unpooled.copiedBuffer(new byte[10]), true, 0));
+            List<Event> first = c.read();
+            assertThat(first.stream().filter(e -> e.type() == DATA && e.streamId() == 1)
+                    .mapToInt(e -> e.data().length).sum()).as("the connection window's worth").isEqualTo(65_535);
+            assertThat(first).as("stream 3 waits its turn").noneMatch(e -> e.type() == DATA && e.streamId() == 3);
+            c.windowUpdate(0, 100_000);
+            List<Event> rest = c.read().stream().filter(e -> e.type() == DATA).toList();
+            assertThat(rest).extracting(Event::streamId).containsExactly(1, 3);
+            assertThat(rest.get(0).data()).hasSize(70_000 - 65_535);
+            assertThat(rest.get(1).data()).hasSize(10);
+            assertThat(rest).allMatch(Event::endStream);
+        }
+    }
+
+    @Test
     void aSettingsAckPrecedesTheDataItsLargerInitialWindowLetsThrough() {
         // h2spec 6.9.2: a response waits on a zero window; SETTINGS_INITIAL_WINDOW_SIZE 1 lets one octet through. The
         // ACK must come first, or a peer waiting for its ACK (as h2spec does) skips the DATA frame sent before it.

@@ -201,6 +201,29 @@ class Http2MultiplexHandlerTest {
     }
 
     @Test
+    void aStreamEndedByItsResponseClosesItsChildWithoutAReset() {
+        List<Channel> children = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                children.add(ch);
+                ch.pipeline().addLast(new PathEcho());
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, get("/a"), true);
+            List<Event> events = c.read();
+            c.channel.runPendingTasks();
+            events.addAll(c.read());
+            assertThat(find(events, DATA).endStream()).isTrue();
+            assertThat(find(events, RST_STREAM)).as("the stream ended; nothing to reset").isNull();
+            assertThat(children).singleElement().matches(ch -> !ch.isOpen(), "closed");
+            assertThat(c.channel.pipeline().get(Http2FrameCodec.class).activeStreams()).isZero();
+        }
+    }
+
+    @Test
     void closingAChildResetsItsStreamWithCancel() {
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
                 new Http2MultiplexHandler(closeOnFirstFrame())).handshake()) {

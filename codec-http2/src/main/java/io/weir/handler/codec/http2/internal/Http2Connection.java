@@ -1,7 +1,6 @@
 package io.weir.handler.codec.http2.internal;
 
 import static io.weir.handler.codec.http2.Http2Exception.connectionError;
-import static io.weir.handler.codec.http2.Http2Exception.streamError;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
@@ -356,7 +355,7 @@ public final class Http2Connection {
                 Http2StreamRecord stream = streams.get(id);
                 if (stream != null) {
                     stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
-                    closeStream(stream, cause);
+                    closeStream(stream, cause, null, null);
                 }
             }
         }
@@ -475,8 +474,8 @@ public final class Http2Connection {
         events.resetSent(id, errorCode);
         if (stream != null) {
             stream.state = Http2StreamState.CLOSED_RESET_SENT;
-            closeStream(stream, streamError(id, Http2Error.of(errorCode) == null ? Http2Error.CANCEL
-                    : Http2Error.of(errorCode), "stream reset"));
+            Http2Error error = Http2Error.of(errorCode);
+            closeStream(stream, null, error == null ? Http2Error.CANCEL : error, "stream reset");
         } else {
             rememberClosed(id, true);
         }
@@ -715,7 +714,7 @@ public final class Http2Connection {
             Http2StreamRecord stream = streams.get(id);
             if (stream != null && ids.isLocal(id) && id > lastStreamId) {
                 stream.state = Http2StreamState.CLOSED_RESET_RECEIVED;
-                closeStream(stream, streamError(id, Http2Error.REFUSED_STREAM, "GOAWAY from the peer"));
+                closeStream(stream, null, Http2Error.REFUSED_STREAM, "GOAWAY from the peer");
             }
         }
     }
@@ -758,8 +757,13 @@ public final class Http2Connection {
         }
     }
 
-    /** Removes a stream whose state became closed: fails its queue, returns its unread bytes, tells the listener. */
-    void closeStream(Http2StreamRecord stream, Throwable cause) {
+    /**
+     * Removes a stream whose state became closed: fails its queue, returns its unread bytes, tells the listener.
+     * Queued frames fail with {@code cause}, or when it is null with a stream error of {@code error} and
+     * {@code reason} made only then: a normal end or a reset builds no exception. One method, not overloads, to
+     * keep the close path's call depth (the JIT inlines it into the stream channel's write).
+     */
+    void closeStream(Http2StreamRecord stream, Throwable cause, Http2Error error, String reason) {
         if (streams.remove(stream.id) == null) {
             return;
         }
@@ -770,7 +774,7 @@ public final class Http2Connection {
             activeLocalStreams--;
         }
         rememberClosed(stream.id, stream.state == Http2StreamState.CLOSED_RESET_SENT);
-        flow.streamClosed(stream, cause);
+        flow.streamClosed(stream, cause, error, reason);
         if (outputFull) {
             checkQueuedBytes();
         }
@@ -791,7 +795,7 @@ public final class Http2Connection {
 
     public void closeIfBothEnded(Http2StreamRecord stream) {
         if (stream.state.isClosed()) {
-            closeStream(stream, streamError(stream.id, Http2Error.STREAM_CLOSED, "stream closed"));
+            closeStream(stream, null, Http2Error.STREAM_CLOSED, "stream closed");
         }
     }
 

@@ -301,7 +301,7 @@ final class Http2ConnectionInbound implements Http2FrameListener {
         stream.state = stream.state.onReceive(Http2Frames.RST_STREAM, false, streamId);
         c.resetReceived(streamId, errorCode);
         ctx.fireChannelRead(new Http2ResetFrame(stream, errorCode));
-        c.closeStream(stream, streamError(streamId, Http2Error.CANCEL, "stream reset by the peer"));
+        c.closeStream(stream, null, Http2Error.CANCEL, "stream reset by the peer");
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.weir.handler.codec.http2.internal;
 
 import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2Error;
+import io.weir.handler.codec.http2.Http2Exception;
 import io.weir.handler.codec.http2.Http2HeadersFrame;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
@@ -37,9 +39,19 @@ final class Http2OutboundFlow {
     /** Queues a DATA frame (takes ownership) and writes what the windows allow. */
     void enqueueData(Http2StreamRecord stream, Http2DataFrame frame,
             ChannelPromise promise) {
+        int size = frame.flowControlledBytes();
+        if (ready.isEmpty() && !stream.hasPending() && size <= sendableNow(stream)) {
+            // Nobody waits and the whole frame fits: it goes out now, without a queue or a turn in line.
+            stream.stalledSinceNanos = 0;
+            stream.pendingBytes += size;
+            queuedBytes += size;
+            consume(stream, size);
+            sink.sendData(stream, frame.content(), frame.padding(), frame.endStream(), promise);
+            return;
+        }
         enqueue(stream, frame, promise);
-        stream.pendingBytes += frame.flowControlledBytes();
-        queuedBytes += frame.flowControlledBytes();
+        stream.pendingBytes += size;
+        queuedBytes += size;
         if (!stream.queuedForWrite) {
             joinReady(stream);
         }
@@ -102,8 +114,7 @@ final class Http2OutboundFlow {
             }
             Http2DataFrame data = (Http2DataFrame) head;
             int size = data.flowControlledBytes();
-            int allowed = Math.min(Math.min(stream.remoteWindow.available(), connectionWindow.available()),
-                    writer.maxFrameSize());
+            int allowed = sendableNow(stream);
             if (size > 0 && allowed <= 0) {
                 if (connectionWindow.available() <= 0) {
                     // Every stream waits for the connection window, so every one of them is stalled, not only
@@ -151,6 +162,12 @@ final class Http2OutboundFlow {
         }
     }
 
+    /** The flow-controlled octets one frame of {@code stream} may carry now: both windows and the frame size. */
+    private int sendableNow(Http2StreamRecord stream) {
+        return Math.min(Math.min(stream.remoteWindow.available(), connectionWindow.available()),
+                writer.maxFrameSize());
+    }
+
     private void consume(Http2StreamRecord stream, int size) {
         stream.remoteWindow.consume(size);
         connectionWindow.consume(size);
@@ -187,9 +204,16 @@ final class Http2OutboundFlow {
         }
     }
 
-    /** Fails and releases everything queued on a stream that closed. */
-    void streamClosed(Http2StreamRecord stream, Throwable cause) {
-        if (stream.pendingFrames != null) {
+    /**
+     * Fails and releases everything queued on a stream that closed, with {@code cause}, or when it is null with a
+     * stream error of {@code error} and {@code reason}, made only if something was queued (so that a normal end or
+     * a reset, which a peer can cause at will, builds no exception).
+     */
+    void streamClosed(Http2StreamRecord stream, Throwable cause, Http2Error error, String reason) {
+        if (stream.hasPending()) {
+            if (cause == null) {
+                cause = Http2Exception.streamError(stream.id, error, reason);
+            }
             Object frame;
             while ((frame = stream.pendingFrames.pollFirst()) != null) {
                 ReferenceCountUtil.safeRelease(frame);
