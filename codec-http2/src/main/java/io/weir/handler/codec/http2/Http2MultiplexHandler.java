@@ -56,6 +56,8 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        // The loop does not track stream channels: without their multiplexer nothing else would ever close them.
+        closeChildren();
         codec.observer(null);
     }
 

@@ -224,6 +224,28 @@ class Http2MultiplexHandlerTest {
     }
 
     @Test
+    void removingTheMultiplexerClosesItsChildren() {
+        // Stream channels are not tracked by the loop: once the multiplexer is gone nothing else would close them.
+        List<Channel> children = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                children.add(ch);
+            }
+        };
+        Http2MultiplexHandler multiplexer = new Http2MultiplexHandler(init);
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), multiplexer).handshake()) {
+            c.headers(1, get("/"), false);
+            c.read();
+            assertThat(children).singleElement().matches(Channel::isOpen, "open");
+            c.channel.pipeline().remove(multiplexer);
+            c.channel.runPendingTasks();
+            assertThat(children).singleElement().matches(ch -> !ch.isOpen(), "closed");
+            assertThat(c.channel.isOpen()).as("the connection stays").isTrue();
+        }
+    }
+
+    @Test
     void closingAChildResetsItsStreamWithCancel() {
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(),
                 new Http2MultiplexHandler(closeOnFirstFrame())).handshake()) {
