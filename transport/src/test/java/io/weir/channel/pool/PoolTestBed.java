@@ -9,7 +9,9 @@ import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioSocketChannel;
 import io.weir.util.concurrent.Future;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +30,9 @@ final class PoolTestBed {
     private final List<EventLoopGroup> groups = new ArrayList<>();
     private final List<ChannelPool> pools = new ArrayList<>();
     private EchoServer server;
+    // Holds a stopped server's port, bound but not listening: connects are refused and no other listener (a test
+    // running beside this one) can take the port meanwhile.
+    private Socket portHolder;
 
     PoolTestBed(int clientThreads) throws InterruptedException {
         clientLoops = loops(clientThreads);
@@ -59,15 +64,25 @@ final class PoolTestBed {
     }
 
     /** Stops the echo server; connects to its address are refused from now on. Returns the address. */
-    InetSocketAddress stopServer() {
+    InetSocketAddress stopServer() throws IOException {
         InetSocketAddress address = server.address();
         server.close();
+        portHolder = new Socket();
+        portHolder.bind(address);
         return address;
     }
 
     /** Starts the echo server again on {@code address}. */
-    void restartServer(InetSocketAddress address) throws InterruptedException {
+    void restartServer(InetSocketAddress address) throws Exception {
+        releasePort();
         server = EchoServer.start(serverLoops, address);
+    }
+
+    private void releasePort() throws IOException {
+        if (portHolder != null) {
+            portHolder.close();
+            portHolder = null;
+        }
     }
 
     static <T> T get(Future<T> future) throws Exception {
@@ -90,6 +105,7 @@ final class PoolTestBed {
             pool.close();
         }
         server.close();
+        releasePort();
         for (EventLoopGroup group : groups) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
