@@ -10,6 +10,7 @@ import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioSocketChannel;
 import io.weir.util.concurrent.Future;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
@@ -67,9 +68,30 @@ final class PoolTestBed {
     InetSocketAddress stopServer() throws IOException {
         InetSocketAddress address = server.address();
         server.close();
-        portHolder = new Socket();
-        portHolder.bind(address);
+        portHolder = bindWhenReleased(address);
         return address;
+    }
+
+    /*
+     * A closed NIO server channel keeps its socket until its loop's selector drops the cancelled key, which happens
+     * on the loop's next select, after the close future has completed. Each task run on the server loop wakes it,
+     * so a few of them let it get there; the bind is tried after each.
+     */
+    private Socket bindWhenReleased(InetSocketAddress address) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            Socket socket = new Socket();
+            try {
+                socket.bind(address);
+                return socket;
+            } catch (BindException stillListening) {
+                socket.close();
+                if (System.nanoTime() - deadline > 0) {
+                    throw stillListening;
+                }
+                serverLoops.submit(() -> { }).syncUninterruptibly();
+            }
+        }
     }
 
     /** Starts the echo server again on {@code address}. */
