@@ -1,6 +1,5 @@
 package io.weir.handler.codec.http;
 
-import static io.weir.handler.codec.http.HttpTestSupport.bytes;
 import static io.weir.handler.codec.http.HttpTestSupport.outbound;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,156 +18,48 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link HttpServerCodec} built with an {@link HttpServerPolicy}: keep-alive and the timeouts with no other handler
- * in the pipeline, driven by a manual clock. Limits: head 10 s, idle 60 s, body at least 1 KiB/s over 10 s windows
- * after 5 s, write 30 s, linger 2 s.
+ * {@link HttpServerCodec} built with an {@link HttpServerPolicy}, with no other handler in the pipeline: the
+ * scenarios of {@link HttpServerTimeoutScenarios}, and what only the codec does (keep-alive, drain, the policy's
+ * linger bounds, the head it can see before the response that frees it). Limits: head 10 s, idle 60 s, body at
+ * least 1 KiB/s over 10 s windows after 5 s, write 30 s, linger 2 s.
  */
-class HttpServerCodecPolicyTest {
-    private static final String HEAD = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
-    private static final String PARTIAL_HEAD = "GET / HTTP/1.1\r\nHost: example.com\r\n";
-    private static final String OK = "HTTP/1.1 200 OK";
-
+class HttpServerCodecPolicyTest extends HttpServerTimeoutScenarios {
     private static final HttpServerPolicy POLICY = HttpServerPolicy.builder()
             .requestHeadTimeout(Duration.ofSeconds(10))
             .idleTimeout(Duration.ofSeconds(60))
             .minBodyRate(1024, Duration.ofSeconds(5), Duration.ofSeconds(10))
             .build();
 
-    /** Answers every complete request with a 2-byte 200 (HTTP/1.1, or the version {@link #version} says). */
-    private static final class Answering implements ChannelHandler {
-        final List<String> uris = new ArrayList<>();
-        HttpVersion version = HttpVersion.HTTP_1_1;
-        boolean withLength = true;
-        int bodyBytes = 2;
+    @Override
+    EmbeddedChannel server(ChannelHandler app) {
+        return server(POLICY, app);
+    }
 
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            try {
-                if (msg instanceof HttpRequest req) {
-                    uris.add(req.uri());
-                }
-                if (msg instanceof LastHttpContent) {
-                    FullHttpResponse res = new DefaultFullHttpResponse(version, HttpResponseStatus.OK,
-                            Unpooled.wrappedBuffer(new byte[bodyBytes]));
-                    if (withLength) {
-                        HttpUtil.setContentLength(res, bodyBytes);
-                    }
-                    ctx.writeAndFlush(res);
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
-            }
-        }
+    @Override
+    EmbeddedChannel server(HttpMetrics metrics, ChannelHandler app) {
+        return new EmbeddedChannel(new HttpServerCodec(new HttpDecoderConfig(), POLICY, metrics), app);
+    }
+
+    @Override
+    HalfClosingTestChannel halfClosingServer(ChannelHandler app) {
+        return new HalfClosingTestChannel(new HttpServerCodec(POLICY), app);
+    }
+
+    @Override
+    long writeTimeoutSeconds() {
+        return POLICY.writeTimeout().toSeconds();
+    }
+
+    @Override
+    long lingerTimeoutSeconds() {
+        return POLICY.lingerTimeout().toSeconds();
     }
 
     private static EmbeddedChannel server(HttpServerPolicy policy, ChannelHandler app) {
         return new EmbeddedChannel(new HttpServerCodec(policy), app);
     }
 
-    private static void advance(EmbeddedChannel ch, long seconds) {
-        ch.advanceTimeBy(seconds, TimeUnit.SECONDS);
-        ch.runPendingTasks();
-    }
-
-    private static void send(EmbeddedChannel ch, String s) {
-        ch.writeInbound(bytes(s));
-    }
-
     // ---------------------------------------------------------------- timeouts
-
-    @Test
-    void slowlorisHeadIsAnswered408ByTheCodecAlone() {
-        Answering app = new Answering();
-        EmbeddedChannel ch = server(POLICY, app);
-        send(ch, PARTIAL_HEAD);
-        for (int second = 1; second < 10; second++) {
-            advance(ch, 1);
-            send(ch, "X");
-        }
-        assertThat(ch.isOpen()).isTrue();
-        advance(ch, 1);
-        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout").containsIgnoringCase("connection: close");
-        assertThat(ch.isOpen()).isFalse();
-        assertThat(app.uris).isEmpty();
-        ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void slowlorisOnAKeptAliveConnectionIsTimedFromItsFirstByte() {
-        EmbeddedChannel ch = server(POLICY, new Answering());
-        send(ch, HEAD);
-        assertThat(outbound(ch)).startsWith(OK);
-        advance(ch, 30);
-        send(ch, "GET /sec");
-        advance(ch, 9);
-        assertThat(ch.isOpen()).isTrue();
-        advance(ch, 1);
-        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
-        assertThat(ch.isOpen()).isFalse();
-        ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void silentConnectionIsClosedQuietlyAfterTheHeadTimeout() {
-        EmbeddedChannel ch = server(POLICY, new Answering());
-        advance(ch, 9);
-        assertThat(ch.isOpen()).isTrue();
-        advance(ch, 1);
-        assertThat(ch.isOpen()).isFalse();
-        assertThat(outbound(ch)).isEmpty();
-        ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void keptAliveConnectionIdleBetweenRequestsIsClosedQuietly() {
-        Answering app = new Answering();
-        EmbeddedChannel ch = server(POLICY, app);
-        send(ch, HEAD);
-        assertThat(outbound(ch)).startsWith(OK);
-        advance(ch, 59);
-        send(ch, HEAD);
-        assertThat(outbound(ch)).as("the idle clock restarts after each response").startsWith(OK);
-        advance(ch, 59);
-        assertThat(ch.isOpen()).isTrue();
-        advance(ch, 1);
-        assertThat(ch.isOpen()).isFalse();
-        assertThat(outbound(ch)).isEmpty();
-        assertThat(app.uris).containsExactly("/", "/");
-        ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void slowBodyBelowTheMinimumRateIsAnswered408() {
-        EmbeddedChannel ch = server(POLICY, new Answering());
-        send(ch, "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: 100000\r\n\r\n");
-        String hundredBytes = "x".repeat(100);
-        for (int second = 0; second < 14; second++) {
-            send(ch, hundredBytes);
-            advance(ch, 1);
-        }
-        assertThat(ch.isOpen()).isTrue();
-        send(ch, hundredBytes);
-        advance(ch, 1);
-        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
-        assertThat(ch.isOpen()).isFalse();
-        ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void bodyAtTheMinimumRateIsServed() {
-        Answering app = new Answering();
-        EmbeddedChannel ch = server(POLICY, app);
-        int length = 2048 * 30;
-        send(ch, "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Length: " + length + "\r\n\r\n");
-        for (int second = 0; second < 30; second++) {
-            advance(ch, 1);
-            assertThat(ch.isOpen()).isTrue();
-            send(ch, "x".repeat(2048));
-        }
-        assertThat(outbound(ch)).startsWith(OK);
-        assertThat(ch.isOpen()).isTrue();
-        ch.finishAndReleaseAll();
-    }
 
     @Test
     void slowApplicationIsNotCutByTheClientsClocks() {
@@ -199,64 +90,7 @@ class HttpServerCodecPolicyTest {
         ch.finishAndReleaseAll();
     }
 
-    @Test
-    void switchingProtocolsStopsTheTimeouts() {
-        EmbeddedChannel ch = server(POLICY, new ChannelHandler() {
-            @Override
-            public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                if (msg instanceof LastHttpContent) {
-                    ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                            HttpResponseStatus.SWITCHING_PROTOCOLS, Unpooled.EMPTY_BUFFER));
-                }
-                ReferenceCountUtil.release(msg);
-            }
-        });
-        send(ch, HEAD);
-        assertThat(outbound(ch)).startsWith("HTTP/1.1 101");
-        advance(ch, 3600);
-        assertThat(ch.isOpen()).as("the new protocol brings its own timeouts").isTrue();
-        assertThat(ch.hasPendingTasks()).isFalse();
-        ch.finishAndReleaseAll();
-    }
-
-    @Test
-    void metricsCountEveryResponseAndTheTimeoutThatFired() {
-        HttpMetrics metrics = new HttpMetrics();
-        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(new HttpDecoderConfig(), POLICY, metrics),
-                new Answering());
-        send(ch, HEAD + HEAD);
-        assertThat(outbound(ch)).startsWith(OK);
-        send(ch, "GET /slow HTTP/1.1\r\n");
-        advance(ch, 10);
-        assertThat(outbound(ch)).startsWith("HTTP/1.1 408 Request Timeout");
-        assertThat(metrics.responses().counter(1).sum()).as("2xx").isEqualTo(2);
-        assertThat(metrics.responses().counter(3).sum()).as("4xx: the 408").isEqualTo(1);
-        assertThat(metrics.timeouts().counter(HttpMetrics.Timeout.REQUEST_HEAD.ordinal()).sum()).isEqualTo(1);
-        ch.finishAndReleaseAll();
-    }
-
     // ---------------------------------------------------------------- the graceful close, with the policy's bounds
-
-    @Test
-    void neverReadingClientIsClosedAfterTheWriteTimeout() {
-        // Slowloris in reverse: ask for a large answer, read none of it, hold the connection and the queued bytes.
-        Answering app = new Answering();
-        app.bodyBytes = 200_000;
-        HalfClosingTestChannel ch = new HalfClosingTestChannel(new HttpServerCodec(POLICY), app);
-        ch.peerStopsReading();
-        ch.receive(HEAD);
-        long timeoutSeconds = POLICY.writeTimeout().toSeconds();
-        for (long t = 1; t < timeoutSeconds; t++) {
-            ch.advance(1, TimeUnit.SECONDS);
-        }
-        assertThat(ch.isOpen()).as("within the timeout").isTrue();
-        // Closing begins by 1.25 times the timeout; the flush never completes, so the linger bound ends it.
-        for (long t = 0; t < timeoutSeconds / 4 + POLICY.lingerTimeout().toSeconds() + 1; t++) {
-            ch.advance(1, TimeUnit.SECONDS);
-        }
-        assertThat(ch.isOpen()).as("closed once no byte was read for the timeout").isFalse();
-        ch.finish();
-    }
 
     @Test
     void slowlorisStillSendingAfterIts408IsDroppedUntilThePolicysLingerBound() {
