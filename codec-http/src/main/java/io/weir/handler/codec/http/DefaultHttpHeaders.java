@@ -69,12 +69,68 @@ public class DefaultHttpHeaders extends HttpHeaders {
 
     // ---- validation ----
 
+    /*
+     * HttpHeaderNames' constants in an open-addressed table (linear probing from the spread hash code), validated
+     * once, here: a name that is one of them, the very object, skips the byte-by-byte check. Only those constants
+     * are ever stored, so the table is immutable after class initialisation; a quarter full at most, so a name that
+     * is not there meets an empty slot within a probe or two.
+     */
+    private static final AsciiString[] KNOWN_NAMES = knownNames();
+
+    private static AsciiString[] knownNames() {
+        List<AsciiString> names = new ArrayList<>();
+        for (java.lang.reflect.Field field : HttpHeaderNames.class.getFields()) {
+            if (field.getType() == AsciiString.class && java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+                try {
+                    names.add((AsciiString) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new ExceptionInInitializerError(e);
+                }
+            }
+        }
+        AsciiString[] table = new AsciiString[Integer.highestOneBit(names.size()) << 3];
+        for (AsciiString name : names) {
+            validateToken(name);
+            int slot = knownSlot(name, table.length);
+            while (table[slot] != null) {
+                slot = (slot + 1) & (table.length - 1);
+            }
+            table[slot] = name;
+        }
+        return table;
+    }
+
+    private static int knownSlot(AsciiString name, int tableLength) {
+        int h = name.hashCode();
+        return (h ^ (h >>> 16)) & (tableLength - 1);
+    }
+
+    private static boolean isKnownName(AsciiString name) {
+        AsciiString[] table = KNOWN_NAMES;
+        for (int slot = knownSlot(name, table.length); ; slot = (slot + 1) & (table.length - 1)) {
+            AsciiString known = table[slot];
+            if (known == name) {
+                return true;
+            }
+            if (known == null) {
+                return false;
+            }
+        }
+    }
+
     /**
      * Checks that {@code name} is a non-empty RFC 9110 token.
      *
      * @throws IllegalArgumentException naming the offending name and index otherwise
      */
     static void validateName(CharSequence name) {
+        if (name instanceof AsciiString a && isKnownName(a)) {
+            return;
+        }
+        validateToken(name);
+    }
+
+    private static void validateToken(CharSequence name) {
         if (name instanceof AsciiString a) {
             byte[] array = a.array();
             int offset = a.arrayOffset();

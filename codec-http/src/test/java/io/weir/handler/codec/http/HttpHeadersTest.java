@@ -89,6 +89,22 @@ class HttpHeadersTest {
     }
 
     @Test
+    void headerNameCollidingWithAConstantsHashIsStillValidated() {
+        // The constants of HttpHeaderNames skip the byte check, found by identity in a table keyed by hash code.
+        // A name with the same hash code and a non-token byte must not pass as one of them: 'r', 0x84 hashes as
+        // "se" does (31 * 'r' + 0x84 == 31 * 's' + 'e').
+        AsciiString forged = new AsciiString(new byte[] {'r', (byte) 0x84, 'r', 'v', 'e', 'r'});
+        assertThat(forged.hashCode()).isEqualTo(HttpHeaderNames.SERVER.hashCode());
+        HttpHeaders h = new DefaultHttpHeaders();
+        assertThatThrownBy(() -> h.set(forged, "v")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("invalid header name");
+        assertThatThrownBy(() -> h.add(new AsciiString("server\r\n"), "v"))
+                .isInstanceOf(IllegalArgumentException.class);
+        h.set(HttpHeaderNames.SERVER, "weir").set(new AsciiString("Server"), "weir");
+        assertThat(h.getAll(HttpHeaderNames.SERVER)).containsExactly("weir");
+    }
+
+    @Test
     void charactersAboveLatin1AreRejectedRatherThanSilentlyReplaced() {
         assertThatThrownBy(() -> new DefaultHttpHeaders().add("x", "snow\u2603"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+2603");

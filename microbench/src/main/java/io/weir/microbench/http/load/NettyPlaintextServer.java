@@ -79,7 +79,8 @@ public final class NettyPlaintextServer {
         }
     }
 
-    private static final class Handler extends ChannelInboundHandlerAdapter {
+    /** Answers each request as described above; shared with {@code PlaintextPipelineBenchmark}. */
+    static final class Handler extends ChannelInboundHandlerAdapter {
         private final ByteBuf body;
 
         Handler(ByteBuf body) {

@@ -40,7 +40,7 @@ import java.nio.charset.StandardCharsets;
  * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
  */
 public final class WeirPlaintextServer {
-    private static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
     // The same on both servers, so both send byte-identical responses (same length, same work).
     private static final AsciiString SERVER = AsciiString.cached(LoadServerArgs.SERVER_HEADER);
     private static final AsciiString CONTENT_LENGTH = AsciiString.cached(Integer.toString(BODY.length));
@@ -79,7 +79,8 @@ public final class WeirPlaintextServer {
         }
     }
 
-    private static final class Handler implements ChannelHandler {
+    /** Answers each request as described above; shared with {@code PlaintextPipelineBenchmark}. */
+    static final class Handler implements ChannelHandler {
         private final ByteBuf body;
 
         Handler(ByteBuf body) {
