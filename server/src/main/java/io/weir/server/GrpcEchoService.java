@@ -1,5 +1,6 @@
 package io.weir.server;
 
+import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
@@ -39,7 +40,10 @@ public final class GrpcEchoService {
     /** The largest answer of {@code ClientStream}, in octets: the default largest message a server accepts. */
     public static final int MAX_JOINED_BYTES = GrpcServices.DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES;
 
-    /** Messages as raw bytes: a message is its bytes on the wire. */
+    /**
+     * Messages as raw bytes: a message is its bytes on the wire. A stream that knows its length ({@link KnownLength},
+     * as both Weir's and grpc-java's are) is read into one array of that length, as protobuf's marshaller does.
+     */
     public static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
@@ -49,7 +53,15 @@ public final class GrpcEchoService {
         @Override
         public byte[] parse(InputStream stream) {
             try {
-                return stream.readAllBytes();
+                if (!(stream instanceof KnownLength)) {
+                    return stream.readAllBytes();
+                }
+                int length = stream.available();
+                byte[] message = new byte[length];
+                if (stream.readNBytes(message, 0, length) != length || stream.read() != -1) {
+                    throw new IOException("the message is not the " + length + " bytes its stream announced");
+                }
+                return message;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
