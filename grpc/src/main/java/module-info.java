@@ -1,7 +1,6 @@
 /**
- * gRPC on Weir's HTTP/2: the wire protocol (length-prefixed messages, {@code grpc-timeout}, status codes and
- * {@code grpc-message}), a route that serves gRPC methods on HTTP/2 streams (raw methods, and grpc-java's generated
- * services through {@link io.weir.grpc.GrpcServices}), and a client on one connection.
+ * gRPC on Weir's HTTP/2 through grpc-java's public API: grpc-java's services served on Weir's HTTP/2 streams
+ * ({@link io.weir.grpc.GrpcServices}) and a {@code ManagedChannel} for its stubs ({@link io.weir.grpc.WeirGrpcChannel}).
  */
 module io.weir.grpc {
     requires transitive io.weir.codec.http2;

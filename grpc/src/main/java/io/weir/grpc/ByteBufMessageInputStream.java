@@ -5,7 +5,8 @@ import io.weir.buffer.ByteBuf;
 
 /**
  * A message's bytes as the {@link java.io.InputStream} grpc-java's marshallers and decompressors read. It says its
- * length ({@link KnownLength}), so that protobuf sizes its buffer once. Reads move the buffer's reader index; the
+ * length ({@link KnownLength}), so that protobuf sizes its buffer once, and {@link #readAllBytes()} copies into one
+ * array of the exact size (the JDK's default reads into 8 KiB chunks and copies again, 9 KiB for a 1 KiB message). Reads move the buffer's reader index; the
  * caller keeps ownership of the buffer and releases it after the stream is read. Not thread-safe.
  */
 final class ByteBufMessageInputStream extends java.io.InputStream implements KnownLength {
@@ -32,6 +33,23 @@ final class ByteBufMessageInputStream extends java.io.InputStream implements Kno
         }
         buf.readBytes(b, off, n);
         return n;
+    }
+
+    @Override
+    public byte[] readAllBytes() {
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        return bytes;
+    }
+
+    @Override
+    public byte[] readNBytes(int len) {
+        if (len < 0) {
+            throw new IllegalArgumentException("len: " + len + " (expected >= 0)");
+        }
+        byte[] bytes = new byte[Math.min(len, buf.readableBytes())];
+        buf.readBytes(bytes);
+        return bytes;
     }
 
     @Override

@@ -132,11 +132,11 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         Http2Headers h = new Http2Headers(12, true).method(POST).scheme(channel.scheme())
                 .path("/" + method.getFullMethodName())
                 .authority(options.getAuthority() != null ? options.getAuthority() : channel.authority());
-        h.add(GrpcServerStream.CONTENT_TYPE, GrpcServerStream.APPLICATION_GRPC);
+        h.add(GrpcHeaderNames.CONTENT_TYPE, GrpcHeaderNames.APPLICATION_GRPC);
         h.add(TE, TRAILERS);
         h.add(USER_AGENT, WEIR_GRPC);
         if (!channel.acceptEncoding().isEmpty()) {
-            h.add(GrpcServerStream.GRPC_ACCEPT_ENCODING, channel.acceptEncoding());
+            h.add(GrpcHeaderNames.GRPC_ACCEPT_ENCODING, channel.acceptEncoding());
         }
         String compressorName = options.getCompressor();
         Status failed = null;
@@ -145,13 +145,13 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             if (compressor == null) {
                 failed = Status.INTERNAL.withDescription("no compressor named " + compressorName);
             } else {
-                h.add(GrpcServerStream.GRPC_ENCODING, compressorName);
+                h.add(GrpcHeaderNames.GRPC_ENCODING, compressorName);
             }
         }
         long timeoutNanos = Long.MAX_VALUE;
         if (deadline != null) {
             timeoutNanos = Math.max(0, deadline.timeRemaining(TimeUnit.NANOSECONDS));
-            h.add(GrpcServerStream.GRPC_TIMEOUT, GrpcTimeout.format(timeoutNanos));
+            h.add(GrpcHeaderNames.GRPC_TIMEOUT, GrpcTimeout.format(timeoutNanos));
         }
         try {
             GrpcMetadataCodec.addTo(headers, h);
@@ -462,7 +462,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
                 retryRefused();
                 return;
             }
-            finish(Status.fromCodeValue(GrpcClientCall.statusOf(error).code())
+            finish(Status.fromCodeValue(GrpcStatus.ofReset(error).code())
                     .withDescription("the server reset the stream: " + (error != null ? error : reset.errorCode())));
         } else {
             ReferenceCountUtil.release(msg);
@@ -471,14 +471,14 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     private void responseHeaders(Http2Headers headers) {
         if (!AsciiString.contentEquals(STATUS_200, headers.status())
-                || !GrpcServerStream.isGrpc(headers)) {
-            finish(Status.fromCodeValue(GrpcClientCall.statusOfHttp(headers.status()).code())
+                || !GrpcHeaderNames.isGrpc(headers)) {
+            finish(Status.fromCodeValue(GrpcStatus.ofHttp(headers.status()).code())
                     .withDescription("not a gRPC response: HTTP " + headers.status() + ", content-type "
-                            + headers.get(GrpcServerStream.CONTENT_TYPE)));
+                            + headers.get(GrpcHeaderNames.CONTENT_TYPE)));
             return;
         }
-        CharSequence encoding = headers.get(GrpcServerStream.GRPC_ENCODING);
-        if (encoding != null && !AsciiString.contentEquals(GrpcServerStream.IDENTITY, encoding)) {
+        CharSequence encoding = headers.get(GrpcHeaderNames.GRPC_ENCODING);
+        if (encoding != null && !AsciiString.contentEquals(GrpcHeaderNames.IDENTITY, encoding)) {
             decompressor = channel.decompressors().lookupDecompressor(encoding.toString());
             if (decompressor == null) {
                 finish(Status.INTERNAL.withDescription("response grpc-encoding " + encoding + " is not supported"));
@@ -498,15 +498,15 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     /** The call's end from the server: trailers, or a trailers-only response. */
     private void trailers(Http2Headers headers, boolean trailersOnly) {
-        CharSequence code = headers.get(GrpcServerStream.GRPC_STATUS);
+        CharSequence code = headers.get(GrpcHeaderNames.GRPC_STATUS);
         Status status;
         if (code == null) {
             // doc/http-grpc-status-mapping.md: no grpc-status, the HTTP status decides.
-            status = Status.fromCodeValue((trailersOnly ? GrpcClientCall.statusOfHttp(headers.status())
+            status = Status.fromCodeValue((trailersOnly ? GrpcStatus.ofHttp(headers.status())
                     : GrpcStatus.INTERNAL).code()).withDescription("no grpc-status in the response");
         } else {
             status = Status.fromCodeValue(GrpcStatus.parse(code).code());
-            CharSequence message = headers.get(GrpcServerStream.GRPC_MESSAGE);
+            CharSequence message = headers.get(GrpcHeaderNames.GRPC_MESSAGE);
             if (message != null) {
                 status = status.withDescription(GrpcStatusMessage.decode(message));
             }

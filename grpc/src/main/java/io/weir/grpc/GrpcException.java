@@ -7,7 +7,7 @@ import java.util.Objects;
  * by the message reader at a malformed or oversized message, and given to clients for a failed call. Carries the
  * status and its description ({@code grpc-message}). No stack trace: a peer can cause these at will.
  */
-public final class GrpcException extends Exception {
+final class GrpcException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final GrpcStatus status;

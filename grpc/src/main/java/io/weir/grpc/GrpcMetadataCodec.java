@@ -71,8 +71,8 @@ final class GrpcMetadataCodec {
     static void addTo(Metadata metadata, Http2Headers headers) {
         for (String key : metadata.keys()) {
             if (key.isEmpty() || key.charAt(0) == ':' || isReserved(key)
-                    || AsciiString.contentEqualsIgnoreCase(GrpcServerStream.GRPC_STATUS, key)
-                    || AsciiString.contentEqualsIgnoreCase(GrpcServerStream.GRPC_MESSAGE, key)) {
+                    || AsciiString.contentEqualsIgnoreCase(GrpcHeaderNames.GRPC_STATUS, key)
+                    || AsciiString.contentEqualsIgnoreCase(GrpcHeaderNames.GRPC_MESSAGE, key)) {
                 continue;
             }
             if (key.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
@@ -88,10 +88,10 @@ final class GrpcMetadataCodec {
     }
 
     private static boolean isReserved(CharSequence name) {
-        return AsciiString.contentEqualsIgnoreCase(GrpcServerStream.GRPC_TIMEOUT, name)
-                || AsciiString.contentEqualsIgnoreCase(GrpcServerStream.GRPC_ENCODING, name)
-                || AsciiString.contentEqualsIgnoreCase(GrpcServerStream.GRPC_ACCEPT_ENCODING, name)
-                || AsciiString.contentEqualsIgnoreCase(GrpcServerStream.CONTENT_TYPE, name)
+        return AsciiString.contentEqualsIgnoreCase(GrpcHeaderNames.GRPC_TIMEOUT, name)
+                || AsciiString.contentEqualsIgnoreCase(GrpcHeaderNames.GRPC_ENCODING, name)
+                || AsciiString.contentEqualsIgnoreCase(GrpcHeaderNames.GRPC_ACCEPT_ENCODING, name)
+                || AsciiString.contentEqualsIgnoreCase(GrpcHeaderNames.CONTENT_TYPE, name)
                 || AsciiString.contentEqualsIgnoreCase(TE, name);
     }
 

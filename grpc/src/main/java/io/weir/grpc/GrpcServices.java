@@ -3,11 +3,20 @@ package io.weir.grpc;
 import io.grpc.BindableService;
 import io.grpc.CompressorRegistry;
 import io.grpc.DecompressorRegistry;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.weir.channel.Channel;
+import io.weir.channel.ChannelHandler;
+import io.weir.channel.ChannelInitializer;
 import io.weir.util.AsciiString;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,9 +27,9 @@ import java.util.concurrent.Executor;
 /**
  * grpc-java services ({@link BindableService}s, as {@code protoc-gen-grpc-java} generates them, or any
  * {@link ServerServiceDefinition}) served on Weir's HTTP/2 through grpc-java's public API: each call is an
- * {@link io.grpc.ServerCall} driving one HTTP/2 stream. Built once with {@link #builder()}, then mounted on a
- * {@link GrpcRoute} ({@link GrpcRoute#services} or {@link #route()}), which the server's HTTP/2 streams reach beside
- * its ordinary HTTP routes on the same port, over h2c or TLS with ALPN.
+ * {@link io.grpc.ServerCall} driving one HTTP/2 stream. Built once with {@link #builder()}, then mounted on a server
+ * through {@link #streamHandler}, the handler of each HTTP/2 stream's child channel: gRPC requests reach the
+ * services, other requests the server's ordinary HTTP routes on the same port, over h2c or TLS with ALPN.
  *
  * <p>What every call gets: at most {@link Builder#maxInboundMessageSize} octets a request message, before and after
  * decompression (RESOURCE_EXHAUSTED above); the {@code grpc-encoding}s of the decompressor registry (UNIMPLEMENTED
@@ -29,9 +38,9 @@ import java.util.concurrent.Executor;
  * grpc-java's own server does); the client's RST_STREAM as a cancel of that context; {@code request(n)} as the pace
  * at which the stream is read, so that a service that does not ask for messages stops the client at the HTTP/2
  * flow-control window; {@code isReady()} following the stream's writability. An unknown service or method is
- * UNIMPLEMENTED.
+ * UNIMPLEMENTED (a trailers-only response, as grpc-java's server answers it).
  *
- * <p>Immutable and thread-safe; one instance may serve any number of routes and servers.
+ * <p>Immutable and thread-safe; one instance may serve any number of servers.
  */
 public final class GrpcServices {
     /** The largest request message accepted by default, in octets: 4 MiB, as grpc-java. */
@@ -73,14 +82,65 @@ public final class GrpcServices {
         return new Builder();
     }
 
-    /** A new route that serves these services (and no raw method). */
-    public GrpcRoute route() {
-        return new GrpcRoute().services(this);
+    /**
+     * The handler of each HTTP/2 stream's child channel (give it to an {@code Http2MultiplexHandler} or an
+     * {@code Http2ServerInitializer}): a request whose {@code content-type} is {@code application/grpc} (or
+     * {@code application/grpc+...}) becomes a call of these services; any other goes to {@code otherRequests} (a
+     * {@code ChannelInitializer} or a sharable handler), which replaces this handler in the child's pipeline before
+     * it sees the request's HEADERS frame.
+     */
+    public ChannelHandler streamHandler(ChannelHandler otherRequests) {
+        Objects.requireNonNull(otherRequests, "otherRequests");
+        return new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new GrpcStreamRouter(GrpcServices.this, otherRequests));
+            }
+        };
     }
 
-    /** The method served under {@code path} ({@code /package.Service/Method}), or null. */
-    ServerMethodDefinition<?, ?> method(String path) {
-        return methods.get(path);
+    /**
+     * The handler of a call to {@code path} ({@code /package.Service/Method}): the method served there, or one that
+     * answers UNIMPLEMENTED.
+     */
+    ChannelHandler newCall(String path) {
+        ServerMethodDefinition<?, ?> method = methods.get(path);
+        if (method == null) {
+            return new ServerCallStream<>(this, unimplemented(path));
+        }
+        return new ServerCallStream<>(this, method);
+    }
+
+    /** A method that ends every call with UNIMPLEMENTED, named as the client asked (less its leading slash). */
+    private static ServerMethodDefinition<Void, Void> unimplemented(String path) {
+        MethodDescriptor<Void, Void> descriptor = MethodDescriptor.<Void, Void>newBuilder()
+                .setType(MethodDescriptor.MethodType.UNKNOWN)
+                .setFullMethodName(path.startsWith("/") ? path.substring(1) : path)
+                .setRequestMarshaller(NoMessages.INSTANCE).setResponseMarshaller(NoMessages.INSTANCE).build();
+        return ServerMethodDefinition.create(descriptor, NoMessages.INSTANCE);
+    }
+
+    /** The marshaller and handler of {@link #unimplemented}: it never asks for a message and sends none. */
+    private enum NoMessages implements MethodDescriptor.Marshaller<Void>, ServerCallHandler<Void, Void> {
+        INSTANCE;
+
+        @Override
+        public InputStream stream(Void value) {
+            throw new UnsupportedOperationException("an unimplemented method sends no message");
+        }
+
+        @Override
+        public Void parse(InputStream stream) {
+            throw new UnsupportedOperationException("an unimplemented method reads no message");
+        }
+
+        @Override
+        public ServerCall.Listener<Void> startCall(ServerCall<Void, Void> call, Metadata headers) {
+            // grpc-java's server words it so; clients match on the code, people on the text.
+            call.close(Status.UNIMPLEMENTED.withDescription("Method not found: "
+                    + call.getMethodDescriptor().getFullMethodName()), new Metadata());
+            return new ServerCall.Listener<>() { };
+        }
     }
 
     /** Where listeners run: null for the stream's event loop. */

@@ -1,12 +1,13 @@
 package io.weir.grpc;
 
+import io.weir.handler.codec.http2.Http2Error;
 import io.weir.util.AsciiString;
 
 /**
  * The gRPC status codes (grpc/grpc {@code doc/statuscodes.md}), carried in the {@code grpc-status} trailer as a
  * decimal number.
  */
-public enum GrpcStatus {
+enum GrpcStatus {
     /** Not an error. */
     OK,
     /** The call was cancelled, typically by the caller. */
@@ -78,5 +79,34 @@ public enum GrpcStatus {
             code = code * 10 + (c - '0');
         }
         return of(code);
+    }
+
+    /** doc/PROTOCOL-HTTP2.md, "Errors": the status a RST_STREAM code means to the client. */
+    static GrpcStatus ofReset(Http2Error error) {
+        if (error == null) {
+            return INTERNAL;
+        }
+        return switch (error) {
+            case REFUSED_STREAM -> UNAVAILABLE;
+            case CANCEL -> CANCELLED;
+            case ENHANCE_YOUR_CALM -> RESOURCE_EXHAUSTED;
+            case INADEQUATE_SECURITY -> PERMISSION_DENIED;
+            default -> INTERNAL;
+        };
+    }
+
+    /** doc/http-grpc-status-mapping.md: the status an HTTP status without {@code grpc-status} means. */
+    static GrpcStatus ofHttp(CharSequence status) {
+        if (status == null) {
+            return INTERNAL;
+        }
+        return switch (status.toString()) {
+            case "400" -> INTERNAL;
+            case "401" -> UNAUTHENTICATED;
+            case "403" -> PERMISSION_DENIED;
+            case "404" -> UNIMPLEMENTED;
+            case "429", "502", "503", "504" -> UNAVAILABLE;
+            default -> UNKNOWN;
+        };
     }
 }

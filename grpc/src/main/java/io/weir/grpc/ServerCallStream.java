@@ -202,8 +202,8 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             refuse(Status.INTERNAL.withDescription("method " + headers.method() + " is not POST"), STATUS_405);
             return;
         }
-        CharSequence encoding = headers.get(GrpcServerStream.GRPC_ENCODING);
-        if (encoding != null && !AsciiString.contentEquals(GrpcServerStream.IDENTITY, encoding)) {
+        CharSequence encoding = headers.get(GrpcHeaderNames.GRPC_ENCODING);
+        if (encoding != null && !AsciiString.contentEquals(GrpcHeaderNames.IDENTITY, encoding)) {
             decompressor = services.decompressors().lookupDecompressor(encoding.toString());
             if (decompressor == null) {
                 // doc/compression.md: an encoding the server lacks is UNIMPLEMENTED, with the ones it has.
@@ -212,7 +212,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
                 return;
             }
         }
-        CharSequence timeout = headers.get(GrpcServerStream.GRPC_TIMEOUT);
+        CharSequence timeout = headers.get(GrpcHeaderNames.GRPC_TIMEOUT);
         long timeoutNanos = -1;
         if (timeout != null) {
             try {
@@ -230,7 +230,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             refuse(Status.INTERNAL.withDescription("malformed binary metadata: " + e.getMessage()), STATUS_200);
             return;
         }
-        clientAcceptEncoding = headers.get(GrpcServerStream.GRPC_ACCEPT_ENCODING);
+        clientAcceptEncoding = headers.get(GrpcHeaderNames.GRPC_ACCEPT_ENCODING);
         received.start(ctx.alloc(), services.maxInboundMessageSize(), decompressor != null);
         if (timeoutNanos >= 0) {
             context = Context.ROOT.withDeadline(Deadline.after(timeoutNanos, TimeUnit.NANOSECONDS), loop);
@@ -252,7 +252,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         Http2Headers trailers = trailersOnlyHeaders(httpStatus);
         addStatus(trailers, status);
         if (status.getCode() == Status.Code.UNIMPLEMENTED) {
-            trailers.add(GrpcServerStream.GRPC_ACCEPT_ENCODING, services.acceptEncoding());
+            trailers.add(GrpcHeaderNames.GRPC_ACCEPT_ENCODING, services.acceptEncoding());
         }
         writeEnd(trailers, null);
     }
@@ -378,15 +378,15 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     private static Http2Headers trailersOnlyHeaders(AsciiString httpStatus) {
         Http2Headers headers = new Http2Headers(6, false);
         headers.status(httpStatus);
-        headers.add(GrpcServerStream.CONTENT_TYPE, GrpcServerStream.APPLICATION_GRPC);
+        headers.add(GrpcHeaderNames.CONTENT_TYPE, GrpcHeaderNames.APPLICATION_GRPC);
         return headers;
     }
 
     private static void addStatus(Http2Headers trailers, Status status) {
-        trailers.add(GrpcServerStream.GRPC_STATUS, GrpcStatus.of(status.getCode().value()).text());
+        trailers.add(GrpcHeaderNames.GRPC_STATUS, GrpcStatus.of(status.getCode().value()).text());
         String description = status.getDescription();
         if (description != null && !description.isEmpty()) {
-            trailers.add(GrpcServerStream.GRPC_MESSAGE, GrpcStatusMessage.encode(description));
+            trailers.add(GrpcHeaderNames.GRPC_MESSAGE, GrpcStatusMessage.encode(description));
         }
     }
 
@@ -414,14 +414,14 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         appHeadersSent = true;
         Http2Headers h = new Http2Headers(8, true);
         h.status(STATUS_200);
-        h.add(GrpcServerStream.CONTENT_TYPE, GrpcServerStream.APPLICATION_GRPC);
+        h.add(GrpcHeaderNames.CONTENT_TYPE, GrpcHeaderNames.APPLICATION_GRPC);
         Compressor c = compressor;
         if (c != null && c != io.grpc.Codec.Identity.NONE && accepts(clientAcceptEncoding, c.getMessageEncoding())) {
             responseCompressor = c;
-            h.add(GrpcServerStream.GRPC_ENCODING, c.getMessageEncoding());
+            h.add(GrpcHeaderNames.GRPC_ENCODING, c.getMessageEncoding());
         }
         if (!services.acceptEncoding().isEmpty()) {
-            h.add(GrpcServerStream.GRPC_ACCEPT_ENCODING, services.acceptEncoding());
+            h.add(GrpcHeaderNames.GRPC_ACCEPT_ENCODING, services.acceptEncoding());
         }
         GrpcMetadataCodec.addTo(headers, h);
         if (loop.inEventLoop()) {

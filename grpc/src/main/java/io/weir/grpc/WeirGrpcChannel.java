@@ -70,6 +70,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
     private final InetSocketAddress address;
     private final String authority;
     private final SslContext tls;
+    private final Class<? extends Channel> channelType;
     private final EventLoopGroup ownGroup;
     private final EventLoop loop;
     private final Executor executor;
@@ -91,6 +92,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         this.address = InetSocketAddress.createUnresolved(b.host, b.port);
         this.authority = b.authority != null ? b.authority : b.host + ":" + b.port;
         this.tls = b.tls;
+        this.channelType = b.channelType;
         this.ownGroup = b.group == null ? new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory()) : null;
         this.loop = (b.group != null ? b.group : ownGroup).next();
         this.executor = b.executor;
@@ -167,7 +169,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         Connection c = new Connection();
         connection = c;
         liveConnections++;
-        new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        new Bootstrap().group(loop).channel(channelType)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, DEFAULT_CONNECT_TIMEOUT_MILLIS)
                 .handler(new ChannelInitializer<Channel>() {
@@ -179,7 +181,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
                         }
                         // Every read counts for keepalive, the streams' DATA too: noted before the codec.
                         ch.pipeline().addLast(c.readClock, Http2FrameCodecBuilder.forClient().build(),
-                                new Http2MultiplexHandler(new GrpcClient.RefusePushedStreams()), c);
+                                new Http2MultiplexHandler(new RefusePushedStreams()), c);
                     }
                 })
                 .connect(new InetSocketAddress(address.getHostString(), address.getPort()))
@@ -428,6 +430,18 @@ public final class WeirGrpcChannel extends ManagedChannel {
         }
     }
 
+    /**
+     * The handler of streams the server pushes: a gRPC client asks for none (RFC 9113 §8.4), so one that comes is
+     * released and reset.
+     */
+    static final class RefusePushedStreams implements ChannelHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+            ctx.close();
+        }
+    }
+
     /** Settings of a {@link WeirGrpcChannel}. Not thread-safe. */
     public static final class Builder {
         private final String host;
@@ -435,6 +449,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private String authority;
         private SslContext tls;
         private EventLoopGroup group;
+        private Class<? extends Channel> channelType = NioSocketChannel.class;
         private Executor executor;
         private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES;
         private CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
@@ -479,11 +494,20 @@ public final class WeirGrpcChannel extends ManagedChannel {
         }
 
         /**
-         * The NIO loops the connection runs on (default: a loop of the channel's own, shut down with it); returns
-         * this.
+         * The loops the connection runs on (default: a NIO loop of the channel's own, shut down with it); a group of
+         * another transport needs its {@link #channelType}. Returns this.
          */
         public Builder eventLoopGroup(EventLoopGroup group) {
             this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
+        /**
+         * The class of the connection's socket channel, which {@link #eventLoopGroup}'s transport must serve
+         * (default {@code NioSocketChannel}; {@code EpollSocketChannel} on an epoll group, for one). Returns this.
+         */
+        public Builder channelType(Class<? extends Channel> type) {
+            this.channelType = Objects.requireNonNull(type, "type");
             return this;
         }
 

@@ -23,8 +23,7 @@ import io.weir.channel.uring.IoUringIoHandler;
 import io.weir.metrics.HttpMetrics;
 import io.weir.metrics.WeirMetrics;
 import io.weir.server.Transports;
-import io.weir.grpc.EchoService;
-import io.weir.grpc.GrpcRoute;
+import io.weir.grpc.GrpcServices;
 import io.weir.handler.codec.haproxy.HAProxyMessage;
 import io.weir.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.weir.handler.codec.http.HttpObjectAggregator;
@@ -69,7 +68,7 @@ import javax.net.ssl.SSLException;
  * page at {@code /ws.html} ({@link WebSocketRoute}); on the native epoll transport where it is available and on NIO
  * otherwise ({@link Transports}). {@link #startTls} serves the same routes over TLS on a second port, HTTP/2 or
  * HTTP/1.1 as ALPN chooses. HTTP/2 requests with {@code content-type: application/grpc} are gRPC calls, served by
- * {@link #grpc}'s route ({@link EchoService} by default).
+ * {@link #grpc}'s services ({@link GrpcEchoService} by default).
  *
  * <p>{@code /static} and {@code /upload} stream: their handlers sit before the aggregator, so file bodies and
  * uploads are never held whole in memory; every other request is aggregated up to
@@ -125,7 +124,7 @@ public final class HttpServer implements AutoCloseable {
     private volatile HttpServerPolicy policy = defaultPolicy();
     private volatile ConnectionLimitHandler connectionLimit;
     private volatile SslContext tls;
-    private volatile GrpcRoute grpc = EchoService.register(new GrpcRoute());
+    private volatile GrpcServices grpc = GrpcServices.builder().addService(GrpcEchoService.definition()).build();
     private volatile Channel tlsChannel;
     private volatile boolean proxyProtocol;
     private volatile WeirMetrics metrics;
@@ -332,11 +331,11 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * The gRPC methods served on HTTP/2 (h2c and TLS); {@link EchoService} unless set. Takes effect at {@link #start}.
-     * Returns this.
+     * The grpc-java services served on HTTP/2 (h2c and TLS), as {@link GrpcServices#builder()} built them;
+     * {@link GrpcEchoService} unless set. Takes effect at {@link #start}. Returns this.
      */
-    public HttpServer grpc(GrpcRoute route) {
-        this.grpc = Objects.requireNonNull(route, "route");
+    public HttpServer grpc(GrpcServices services) {
+        this.grpc = Objects.requireNonNull(services, "services");
         return this;
     }
 
@@ -414,7 +413,7 @@ public final class HttpServer implements AutoCloseable {
             // The policy's HTTP/2 side is applied by the initializer; the codec adds extended CONNECT.
             Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer()
                     .initialSettings(new Http2Settings().connectProtocolEnabled(true));
-            // gRPC calls go to the gRPC route, other streams to the HTTP handlers.
+            // gRPC calls go to the gRPC services, other streams to the HTTP handlers.
             HttpServerInitializer.Builder pipeline = HttpServerInitializer.builder(routes).policy(serving)
                     .http2(codec).http2StreamHandler(grpc.streamHandler(stream));
             if (httpMetrics != null) {
@@ -652,7 +651,7 @@ public final class HttpServer implements AutoCloseable {
                     + "/  routes: /plaintext /json /echo (POST) /headers"
                     + " /static/ (" + (staticRoot != null ? staticRoot : "no --static-root: 404") + ") /upload (POST)"
                     + " /ws (WebSocket echo) /ws.html" + (metrics ? " /metrics (Prometheus)" : "") + "; gRPC "
-                    + EchoService.SERVICE + " on HTTP/2");
+                    + GrpcEchoService.SERVICE + " on HTTP/2");
             if (tlsPort >= 0) {
                 InetSocketAddress tlsBound = (InetSocketAddress) server.startTls(new InetSocketAddress(tlsPort))
                         .localAddress();

@@ -11,7 +11,6 @@ import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.grpc.GrpcRoute;
 import io.weir.grpc.GrpcServices;
 import io.weir.server.HttpServer;
 import io.weir.server.Transports;
@@ -48,7 +47,7 @@ public final class BenchmarkServer {
         try {
             GrpcServices services = GrpcServices.builder().addService(BenchmarkServiceGrpc.bindService(new BenchmarkServiceImpl()))
                     .directExecutor().build();
-            HttpServer server = new HttpServer(group).grpc(new GrpcRoute().services(services));
+            HttpServer server = new HttpServer(group).grpc(services);
             Channel channel = server.start(new InetSocketAddress(port));
             System.out.println("BenchmarkService on Weir, port " + port + ", " + group);
             channel.closeFuture().sync();

@@ -11,7 +11,6 @@ import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
-import io.weir.grpc.GrpcRoute;
 import io.weir.grpc.GrpcServices;
 import io.weir.grpc.WeirGrpcChannel;
 import io.weir.server.HttpServer;
@@ -38,7 +37,7 @@ public final class GrpcQuickStart {
     public static String serveAndCall(String name) throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         GrpcServices services = GrpcServices.builder().addService(new Greeter()).build();
-        HttpServer server = new HttpServer(group).grpc(new GrpcRoute().services(services));
+        HttpServer server = new HttpServer(group).grpc(services);
         Channel bound = server.start(new InetSocketAddress("127.0.0.1", 0)); // h2c; startTls(..) adds h2 over TLS
         int port = ((InetSocketAddress) bound.localAddress()).getPort();
         ManagedChannel channel = WeirGrpcChannel.forAddress("127.0.0.1", port).build();

@@ -8,7 +8,6 @@ import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
-import io.weir.grpc.GrpcRoute;
 import io.weir.grpc.GrpcServices;
 import io.weir.handler.ssl.SslContext;
 import io.weir.handler.ssl.SslContextBuilder;
@@ -54,7 +53,7 @@ public final class TestServiceServer implements AutoCloseable {
                 .addService(ServerInterceptors.intercept(new TestServiceImpl(timer), new EchoMetadata()))
                 .addService(health.getHealthService())
                 .build();
-        server = new HttpServer(group).grpc(new GrpcRoute().services(services));
+        server = new HttpServer(group).grpc(services);
         if (tls == null) {
             channel = server.start(address);
         } else {

@@ -6,7 +6,7 @@ import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
-import io.weir.grpc.GrpcRoute;
+import io.weir.grpc.GrpcServices;
 import io.weir.server.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -43,7 +43,7 @@ class TestServiceMainsTest {
     void clientExitsOneWhenTheCaseFails() throws Exception {
         // A server without TestService: every call is UNIMPLEMENTED, so empty_unary fails.
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        HttpServer server = new HttpServer(group).grpc(new GrpcRoute());
+        HttpServer server = new HttpServer(group).grpc(GrpcServices.builder().build());
         try {
             Channel bound = server.start(LOOPBACK);
             GoInterop.Result result = java(TestServiceClient.class, "--server_host=localhost",

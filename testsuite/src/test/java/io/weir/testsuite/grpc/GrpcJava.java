@@ -3,51 +3,24 @@ package io.weir.testsuite.grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
-import io.weir.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import io.weir.grpc.EchoService;
+import io.weir.channel.epoll.Epoll;
+import io.weir.server.GrpcEchoService;
 import io.weir.server.HttpServer;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What the gRPC interop tests share: grpc-java method descriptors over raw bytes (no protoc), and the transports. */
+/**
+ * What the gRPC interop tests share: raw-bytes method descriptors beside {@link GrpcEchoService}'s (no protoc), a
+ * TLS client, the transports, and request payloads.
+ */
 final class GrpcJava {
-    /** Messages as they are: the bytes on the wire are the message. */
-    static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
-
-    static final MethodDescriptor<byte[], byte[]> UNARY = method(EchoService.UNARY, MethodType.UNARY);
-    static final MethodDescriptor<byte[], byte[]> SERVER_STREAM =
-            method(EchoService.SERVER_STREAM, MethodType.SERVER_STREAMING);
-    static final MethodDescriptor<byte[], byte[]> CLIENT_STREAM =
-            method(EchoService.CLIENT_STREAM, MethodType.CLIENT_STREAMING);
-    static final MethodDescriptor<byte[], byte[]> BIDI = method(EchoService.BIDI, MethodType.BIDI_STREAMING);
-    /** A method the tests register to hold a call open until the client's deadline or cancel ends it. */
-    static final String HANG = "weir.Test/Hang";
-    static final MethodDescriptor<byte[], byte[]> HANG_UNARY = method(HANG, MethodType.UNARY);
-    static final MethodDescriptor<byte[], byte[]> HANG_BIDI = method(HANG, MethodType.BIDI_STREAMING);
+    /** A method no server serves. */
     static final MethodDescriptor<byte[], byte[]> UNKNOWN = method("weir.Echo/NoSuchMethod", MethodType.UNARY);
 
     private GrpcJava() {
@@ -55,7 +28,7 @@ final class GrpcJava {
 
     static MethodDescriptor<byte[], byte[]> method(String name, MethodType type) {
         return MethodDescriptor.<byte[], byte[]>newBuilder().setType(type).setFullMethodName(name)
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+                .setRequestMarshaller(GrpcEchoService.BYTES).setResponseMarshaller(GrpcEchoService.BYTES).build();
     }
 
     /**
@@ -80,7 +53,7 @@ final class GrpcJava {
         return transports;
     }
 
-    /** A server-streaming request for {@link EchoService}: {@code count} then {@code payload}. */
+    /** A server-streaming request for {@link GrpcEchoService}: {@code count} then {@code payload}. */
     static byte[] streamRequest(int count, byte[] payload) {
         return ByteBuffer.allocate(4 + payload.length).putInt(count).put(payload).array();
     }

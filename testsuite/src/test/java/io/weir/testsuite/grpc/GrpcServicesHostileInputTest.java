@@ -67,7 +67,7 @@ class GrpcServicesHostileInputTest {
         GrpcServices services = GrpcServices.builder().addService(service).addService(flood.definition())
                 .addService(slow())
                 .intercept(new GrpcServicesTest.EchoMetadata()).maxInboundMessageSize(MAX_INBOUND_BYTES).build();
-        server = new HttpServer(group).grpc(services.route());
+        server = new HttpServer(group).grpc(services);
         address = (InetSocketAddress) server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .localAddress();
         client = new RawHttp2Client(group, address);

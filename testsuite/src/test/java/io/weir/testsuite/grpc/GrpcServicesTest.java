@@ -122,7 +122,7 @@ class GrpcServicesTest {
             if (executor != null) {
                 services.executor(executor);
             }
-            server = new HttpServer(group).grpc(services.build().route());
+            server = new HttpServer(group).grpc(services.build());
             address = (InetSocketAddress) server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                     .localAddress();
             channel = NettyChannelBuilder.forAddress(address.getHostString(), address.getPort()).usePlaintext()

@@ -52,7 +52,7 @@ class WeirGrpcChannelRefusedStreamTest {
     @BeforeEach
     void start() throws Exception {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        ChannelHandler services = GrpcServices.builder().addService(service).build().route()
+        ChannelHandler services = GrpcServices.builder().addService(service).build()
                 .streamHandler(new Refuse());
         Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(),
                 new ChannelInitializer<Channel>() {

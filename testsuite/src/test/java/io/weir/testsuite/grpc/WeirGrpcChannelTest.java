@@ -304,8 +304,8 @@ class WeirGrpcChannelTest {
     void afterGoawayCallsInFlightFinishAndNewCallsUseANewConnection() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         GrpcServices services = GrpcServices.builder().addService(service).build();
-        HttpServer first = new HttpServer(group).grpc(services.route());
-        HttpServer second = new HttpServer(group).grpc(services.route());
+        HttpServer first = new HttpServer(group).grpc(services);
+        HttpServer second = new HttpServer(group).grpc(services);
         WeirGrpcChannel toWeir = null;
         try {
             InetSocketAddress address = (InetSocketAddress) first.start(
@@ -344,7 +344,7 @@ class WeirGrpcChannelTest {
     @Test
     void moreCallsThanWeirsStreamLimitWaitForStreams() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        HttpServer weir = new HttpServer(group).grpc(GrpcServices.builder().addService(service).build().route());
+        HttpServer weir = new HttpServer(group).grpc(GrpcServices.builder().addService(service).build());
         try {
             InetSocketAddress address = (InetSocketAddress) weir.start(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
