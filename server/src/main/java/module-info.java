@@ -1,6 +1,6 @@
 /**
  * Weir's reference HTTP server: HTTP/1.1, h2c and HTTP/2 over TLS with ALPN on one pipeline of handlers, static
- * files, multipart uploads, a WebSocket echo and a gRPC route, with the recommended timeouts and limits on. The
+ * files, multipart uploads, a WebSocket echo and gRPC services, with the recommended timeouts and limits on. The
  * tests, the interop runs and the load benchmarks use it as the server under test.
  */
 module io.weir.server {
