@@ -41,6 +41,7 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>The event loop is given to the constructor and never changes. All public methods are thread-safe.
  */
 public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
+    private static final String SERVER_CANNOT_WRITE = "a server channel cannot write";
     private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
     private static final VarHandle VOID_PROMISE = findField("voidPromise", VoidChannelPromise.class);
     private static final VarHandle SUCCEEDED_FUTURE = findField("succeededFuture", ChannelFuture.class);
@@ -62,6 +63,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private volatile ChannelOutboundBuffer outboundBuffer;
     // The loop's byte counters (null when the loop keeps none); the two totals below are loop thread only.
     final IoByteCounters ioBytes;
+    // A ServerChannel: it writes nothing, and what reaches the end of its pipeline is an accepted channel.
+    private final boolean serverChannel;
     private long bytesRead;
     private long bytesWrittenBeforeDetach;
     private volatile boolean registered;
@@ -101,6 +104,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         this.eventLoop = Objects.requireNonNull(eventLoop, "eventLoop");
         this.id = Objects.requireNonNull(id, "id");
         this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
+        this.serverChannel = this instanceof ServerChannel;
         this.closeFuture = new CloseFuture(this);
         this.outboundBuffer = new ChannelOutboundBuffer(this);
         this.pipeline = new DefaultChannelPipeline(this);
@@ -609,16 +613,26 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     /**
      * Writes flushed messages from {@code in}, removing each one written ({@link ChannelOutboundBuffer#remove()},
-     * {@link ChannelOutboundBuffer#removeBytes}) and leaving the rest for a later {@link #writeFlushed()}.
+     * {@link ChannelOutboundBuffer#removeBytes}) and leaving the rest for a later {@link #writeFlushed()}. Every
+     * channel that writes overrides it. The default is a {@link ServerChannel}'s: it never gets here, since
+     * {@link #filterOutboundMessage} refuses every write first, and throws {@link UnsupportedOperationException}.
      */
-    protected abstract void doWrite(ChannelOutboundBuffer in) throws Exception;
+    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        throw new UnsupportedOperationException(serverChannel ? SERVER_CANNOT_WRITE
+                : getClass().getName() + " does not implement doWrite");
+    }
 
     /**
      * Converts a message as it is written (a heap buffer into a direct one) or rejects a type the transport
      * cannot write by throwing (the message is then released and the write fails). The default accepts
-     * everything. If it returns another object, it must have released {@code msg} itself.
+     * everything, except on a {@link ServerChannel}, which refuses every write with
+     * {@link UnsupportedOperationException}. If it returns another object, it must have released {@code msg}
+     * itself.
      */
     protected Object filterOutboundMessage(Object msg) throws Exception {
+        if (serverChannel) {
+            throw new UnsupportedOperationException(SERVER_CANNOT_WRITE + ": " + msg.getClass().getName());
+        }
         return msg;
     }
 
@@ -629,8 +643,17 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     // ---------------------------------------------------------------- unhandled events (called by the tail)
 
-    /** A message reached the end of the pipeline: the default logs it at DEBUG and releases it. */
+    /**
+     * A message reached the end of the pipeline: the default logs it at DEBUG and releases it. On a
+     * {@link ServerChannel}, an accepted channel that no handler took is closed, or its socket would stay open with
+     * no one to read it.
+     */
     protected void onUnhandledInboundMessage(Object msg) {
+        if (serverChannel && msg instanceof Channel child) {
+            LOGGER.log(Level.DEBUG, () -> "Closing an accepted channel that no handler took: " + child);
+            child.close();
+            return;
+        }
         try {
             LOGGER.log(Level.DEBUG, () -> "Discarded an inbound message that reached the end of the pipeline "
                     + "(add a handler that consumes it): " + msg.getClass().getName() + " on " + this);

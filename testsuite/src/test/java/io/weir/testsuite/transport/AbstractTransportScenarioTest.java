@@ -573,6 +573,40 @@ abstract class AbstractTransportScenarioTest {
         assertThat(f.channel().closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
     }
 
+    @Test
+    void writingToAServerChannelFailsAndReleasesTheMessage() throws Exception {
+        Channel server = bind(server(NOOP));
+        ByteBuf msg = Unpooled.directBuffer().writeByte(1);
+        ChannelFuture f = server.writeAndFlush(msg);
+        assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.cause()).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("a server channel cannot write");
+        assertThat(msg.refCnt()).isZero();
+        assertThat(server.isActive()).as("still accepting").isTrue();
+    }
+
+    @Test
+    void acceptedChannelThatNoHandlerTakesIsClosed() throws Exception {
+        // The server's own handler takes ServerBootstrap's acceptor out of the way, so the accepted channel reaches
+        // the end of the server channel's pipeline unclaimed: it must be closed, not left open and unread.
+        CompletableFuture<Channel> unclaimed = new CompletableFuture<>();
+        Channel server = bind(server(NOOP).handler(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ctx.pipeline().remove(ctx.pipeline().last());
+                unclaimed.complete((Channel) msg);
+                ctx.fireChannelRead(msg);
+            }
+        }));
+        // The client learns either way: its connect fails (local: the child closed before the connect completed)
+        // or its connection is closed by the server.
+        Channel client = track(client(NOOP).connect(server.localAddress()).channel());
+        Channel child = unclaimed.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(child.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("the unclaimed child closed")
+                .isTrue();
+        assertThat(client.closeFuture().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("its client learns").isTrue();
+    }
+
     private void assumeHalfClosure() {
         assumeTrue(supportsHalfClosure(), () -> getClass().getSimpleName() + ": connections are not DuplexChannels");
     }

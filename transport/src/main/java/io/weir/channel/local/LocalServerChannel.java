@@ -202,26 +202,6 @@ public class LocalServerChannel extends AbstractChannel implements ServerChannel
         pipeline.fireChannelReadComplete();
     }
 
-    @Override
-    protected void doWrite(ChannelOutboundBuffer in) {
-        throw new UnsupportedOperationException("a server channel cannot write");
-    }
-
-    @Override
-    protected Object filterOutboundMessage(Object msg) {
-        throw new UnsupportedOperationException("a server channel cannot write: " + msg.getClass().getName());
-    }
-
-    /** An accepted channel nobody took: close it, so that its client learns. */
-    @Override
-    protected void onUnhandledInboundMessage(Object msg) {
-        if (msg instanceof Channel child) {
-            LOGGER.log(Level.DEBUG, () -> "Closing an accepted channel that no handler took: " + child);
-            child.close();
-        } else {
-            super.onUnhandledInboundMessage(msg);
-        }
-    }
 
     @Override
     public String toString() {

@@ -205,27 +205,6 @@ public class NioServerSocketChannel extends AbstractNioChannel implements Server
         return acceptBackoff.isPaused();
     }
 
-    @Override
-    protected void doWrite(ChannelOutboundBuffer in) {
-        throw new UnsupportedOperationException("a server channel cannot write");
-    }
-
-    @Override
-    protected Object filterOutboundMessage(Object msg) {
-        throw new UnsupportedOperationException("a server channel cannot write: " + msg.getClass().getName());
-    }
-
-    /** An accepted channel nobody took: close it, or its socket would stay open with no one to read it. */
-    @Override
-    protected void onUnhandledInboundMessage(Object msg) {
-        if (msg instanceof Channel child) {
-            LOGGER.log(Level.DEBUG, () -> "Closing an accepted channel that no handler took: " + child);
-            child.close();
-        } else {
-            super.onUnhandledInboundMessage(msg);
-        }
-    }
-
     private static final class ServerConfig extends NioChannelConfig {
         volatile int backlog = DEFAULT_BACKLOG;
 

@@ -175,25 +175,4 @@ public abstract class AbstractUnixServerChannel extends AbstractUnixChannel impl
     protected final boolean inputPaused() {
         return acceptBackoff.isPaused();
     }
-
-    @Override
-    protected final void doWrite(ChannelOutboundBuffer in) {
-        throw new UnsupportedOperationException("a server channel cannot write");
-    }
-
-    @Override
-    protected final Object filterOutboundMessage(Object msg) {
-        throw new UnsupportedOperationException("a server channel cannot write: " + msg.getClass().getName());
-    }
-
-    /** An accepted channel nobody took: close it, or its socket would stay open with no one to read it. */
-    @Override
-    protected void onUnhandledInboundMessage(Object msg) {
-        if (msg instanceof Channel child) {
-            logDebug("Closing an accepted channel that no handler took: " + child, null);
-            child.close();
-        } else {
-            super.onUnhandledInboundMessage(msg);
-        }
-    }
 }
