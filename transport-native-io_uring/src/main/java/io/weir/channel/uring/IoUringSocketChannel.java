@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
@@ -38,7 +39,8 @@ import java.util.Arrays;
  * the ring's buffer itself to the pipeline (one {@code channelRead} and one {@code channelReadComplete}); the
  * ring gets a new buffer in its place. A completion without {@code IORING_CQE_F_MORE} re-arms the receive if
  * reading is still wanted; once it is not (auto-read off and no {@code read()} pending) the receive is cancelled,
- * so at most the chunks the kernel completed before the cancellation still arrive. When the ring is empty the
+ * and the chunks the kernel completed before the cancellation took effect are kept (in order, at most what the
+ * ring holds) for the next reads: one {@code read()} still delivers one chunk. When the ring is empty the
  * receive ends with {@code -ENOBUFS}: the channel fires {@link IoUringBufferRingExhaustedEvent}, its data waits
  * in the socket, and the receive is re-armed on a later loop turn once the ring has buffers again.
  *
@@ -98,6 +100,13 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
     private boolean multishotCancelled;
     private boolean awaitingBuffers;
     private final Runnable buffersAvailable = this::buffersAvailable;
+    // Event loop only: chunks (and the end of the stream) the multishot receive completed after reading stopped
+    // being wanted, before its cancellation took effect; delivered in order when reading is wanted again. At most
+    // what one receive completes before a cancellation: bounded by the ring's buffers.
+    private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
+    private boolean parkedEnd;
+    private boolean parkedDeliveryScheduled;
+    private final Runnable deliverParked = this::deliverParked;
     private ByteBuf sending;
     // Event loop only: the buffers and the iovec array of the writev in flight (gathered > 0), kept until its
     // completion; the array lives until the channel is closed and no writev is in flight.
@@ -368,6 +377,15 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
         if (!isActive() || inputShutdown || endOfStream) {
             return;
         }
+        if (!parked.isEmpty() || parkedEnd) {
+            // Delivered from a task, not from within read(): a handler that calls read() in channelRead must not
+            // recurse once per parked chunk. The receive is re-armed once they are delivered.
+            if (!parkedDeliveryScheduled) {
+                parkedDeliveryScheduled = true;
+                eventLoop().execute(deliverParked);
+            }
+            return;
+        }
         IoUringBufferRing ring = providedBuffers();
         if (ring == null) {
             startReceive();
@@ -455,10 +473,15 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
             return;
         }
         if (buf != null) {
-            RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
-            allocHandle.reset(config);
-            allocHandle.attemptedBytesRead(bufferRing.bufferSize());
-            deliver(buf, res);
+            if (!wantsInput() || !parked.isEmpty()) {
+                // Completed before the cancellation took effect: kept for the next read, in order.
+                parked.add(buf);
+                if (more && !multishotCancelled) {
+                    cancelMultishot();
+                }
+                return;
+            }
+            deliverChunk(buf);
             if (!wantsInput()) {
                 if (more && !multishotCancelled) {
                     cancelMultishot();
@@ -474,6 +497,10 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
             pipeline().fireUserEventTriggered(IoUringBufferRingExhaustedEvent.INSTANCE);
             return;
         }
+        if (res == 0 && !parked.isEmpty()) {
+            parkedEnd = true;
+            return;
+        }
         if (res > 0 || res == -Native.ECANCELED) {
             // Stopped because reading was not wanted (or, with no buffer, nothing to deliver): wanted again now?
             if (!more && wantsInput()) {
@@ -482,6 +509,38 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
             return;
         }
         inputFailed(res);
+    }
+
+    private void deliverChunk(ByteBuf buf) {
+        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+        allocHandle.reset(config);
+        allocHandle.attemptedBytesRead(bufferRing.bufferSize());
+        deliver(buf, buf.readableBytes());
+    }
+
+    /** Delivers parked chunks while reading is wanted, then the parked end of stream, or re-arms the receive. */
+    private void deliverParked() {
+        parkedDeliveryScheduled = false;
+        while (!parked.isEmpty() && wantsInput() && isOpen()) {
+            deliverChunk(parked.poll());
+        }
+        if (!parked.isEmpty() || !isOpen()) {
+            return;
+        }
+        if (parkedEnd) {
+            parkedEnd = false;
+            inputFailed(0);
+        } else if (wantsInput()) {
+            startInput();
+        }
+    }
+
+    private void releaseParked() {
+        ByteBuf buf;
+        while ((buf = parked.poll()) != null) {
+            buf.release();
+        }
+        parkedEnd = false;
     }
 
     /** One {@code IORING_OP_RECV} into a buffer of the channel's own, unless one is in flight. */
@@ -694,6 +753,7 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
         try {
             super.doClose();
         } finally {
+            releaseParked();
             if (gathered == 0) {
                 closeIov();
             }
