@@ -61,6 +61,13 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * and when the last has arrived the handle hears {@link IoUringIoHandle#unregistered()}, after which nothing of the
  * kernel's refers to memory the handle lent it. A registration's id is reused only then.
  *
+ * <p><b>Provided buffers.</b> Unless the factory's {@code bufferCount} is 0 or the kernel lacks them (before
+ * Linux 6.3), {@link #initialize()} registers one provided buffer ring ({@code IORING_REGISTER_PBUF_RING}) of
+ * {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes by default, which the TCP
+ * channels' multishot receives fill (see {@link IoUringSocketChannel}). Each loop turn re-arms receives that found
+ * it empty. The ring is unregistered and its buffers freed by {@link #destroy()}, after the drain; buffers already
+ * handed to pipelines are ordinary buffers their holders release, before or after the loop is gone.
+ *
  * <p><b>Shutdown.</b> {@link #prepareToDestroy()} cancels every registration and the wake-up read, and drains the
  * ring until every operation has completed (at most {@value #SHUTDOWN_DRAIN_TIMEOUT_MILLIS} ms), then closes the
  * handles that were still registered. {@link #destroy()} closes the eventfd and the ring. Operations that did not
