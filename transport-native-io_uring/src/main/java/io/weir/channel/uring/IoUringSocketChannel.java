@@ -318,6 +318,7 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
                     received(buf, event.res());
                 } else {
                     buf.release();
+                    resumeAfterStaleCompletion();
                 }
             }
             case IoUringIoOps.OP_SEND -> {
@@ -418,6 +419,17 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
         return handler.bufferRing();
     }
 
+    /**
+     * The last completion of a receive of an earlier registration arrived: a channel registered again meanwhile
+     * found that receive in flight and did not start its own, so it starts it now.
+     */
+    private void resumeAfterStaleCompletion() {
+        IoRegistration registration = ioRegistration();
+        if (registration != null && registration.isValid() && wantsInput()) {
+            startInput();
+        }
+    }
+
     /** Whether a multishot receive is in flight and not asked to stop. Event loop only; tests. */
     boolean isMultishotArmed() {
         return multishotInFlight && !multishotCancelled;
@@ -470,6 +482,9 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
             }
         }
         if (!current) {
+            if (!more) {
+                resumeAfterStaleCompletion();
+            }
             return;
         }
         if (buf != null) {

@@ -394,4 +394,39 @@ class IoUringBufferRingTest {
             assertThat(written.get()).as("writing stopped while the peer does not read").isLessThan(chunks);
         }
     }
+
+    @Test
+    void aChannelRegisteredAgainKeepsReceivingOnceItsOldReceiveEnded() throws Exception {
+        MultiThreadIoEventLoopGroup group = group(1, IoUringIoHandler.newFactory());
+        CountDownLatch reRegistered = new CountDownLatch(1);
+        InetSocketAddress address = server(group, child -> child.pipeline().addLast(new ChannelHandler() {
+            private boolean first = true;
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (!first) {
+                    ctx.writeAndFlush(msg);
+                    return;
+                }
+                // No write in flight across the deregistration: only the receive is in question here.
+                ((ByteBuf) msg).release();
+                if (first) {
+                    first = false;
+                    // Cancels the multishot receive in flight; the new registration must not wait for it forever.
+                    ctx.deregister().addListener(f -> ctx.channel().register().addListener(r -> {
+                        if (r.isSuccess()) {
+                            reRegistered.countDown();
+                        }
+                    }));
+                }
+            }
+        }));
+        try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            socket.getOutputStream().write('a');
+            assertThat(reRegistered.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            socket.getOutputStream().write('b');
+            assertThat(socket.getInputStream().read()).as("served after registering again").isEqualTo('b');
+        }
+    }
 }
