@@ -1,6 +1,7 @@
 package io.weir.channel.uring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.weir.buffer.ByteBuf;
@@ -428,5 +429,19 @@ class IoUringBufferRingTest {
             socket.getOutputStream().write('b');
             assertThat(socket.getInputStream().read()).as("served after registering again").isEqualTo('b');
         }
+    }
+
+    @Test
+    void theFactoryRefusesBufferSettingsTheKernelWouldNotTakeNamingTheValue() {
+        int entries = IoUringIoHandler.DEFAULT_RING_ENTRIES;
+        int cq = IoUringIoHandler.DEFAULT_CQ_ENTRIES;
+        assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, 4096, 1000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bufferCount: 1000");
+        assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, 4096, 65536))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bufferCount: 65536");
+        assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, 0, 1024))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bufferSize: 0");
+        assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, IoUringIoHandler.MAX_BUFFER_SIZE_BYTES + 1,
+                1024)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bufferSize: ");
     }
 }
