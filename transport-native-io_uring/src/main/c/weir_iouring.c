@@ -31,6 +31,11 @@
 #define __NR_io_uring_register 427
 #endif
 
+/* Linux 6.3's feature bit, missing from older headers; the kernel ABI fixes its value. */
+#ifndef IORING_FEAT_REG_REG_RING
+#define IORING_FEAT_REG_REG_RING (1U << 13)
+#endif
+
 /* Native and IoUringIoOps hold these as Java constants: prove they are the kernel's. */
 _Static_assert(IORING_OP_NOP == 0 && IORING_OP_READV == 1 && IORING_OP_WRITEV == 2, "IoUringIoOps.OP_*");
 _Static_assert(IORING_OP_POLL_ADD == 6 && IORING_OP_POLL_REMOVE == 7, "IoUringIoOps.OP_POLL_*");
@@ -48,6 +53,12 @@ _Static_assert(IORING_FEAT_SUBMIT_STABLE == 1 << 2 && IORING_FEAT_EXT_ARG == 1 <
 _Static_assert(IORING_ENTER_GETEVENTS == 1 << 0 && IORING_ENTER_EXT_ARG == 1 << 3, "Native.IORING_ENTER_*");
 _Static_assert(IORING_ENTER_REGISTERED_RING == 1 << 4, "Native.IORING_ENTER_REGISTERED_RING");
 _Static_assert(IORING_CQE_F_MORE == 1 << 1, "IoUringIoEvent.CQE_F_MORE");
+_Static_assert(IOSQE_BUFFER_SELECT == 1 << 5 && IORING_RECV_MULTISHOT == 1 << 1, "IoUringBufferRing, IoUringSocketChannel");
+_Static_assert(IORING_CQE_F_BUFFER == 1 && IORING_CQE_BUFFER_SHIFT == 16, "IoUringIoEvent.CQE_F_BUFFER, BUFFER_SHIFT");
+_Static_assert(ENOBUFS == 105, "Native.ENOBUFS");
+_Static_assert(sizeof(struct io_uring_buf) == 16 && offsetof(struct io_uring_buf, len) == 8, "IoUringBufferRing.BUF_*");
+_Static_assert(offsetof(struct io_uring_buf, bid) == 12 && offsetof(struct io_uring_buf_ring, tail) == 14,
+               "IoUringBufferRing.BUF_BID, RING_TAIL");
 _Static_assert(EPERM == 1 && ENOENT == 2 && EINTR == 4 && EAGAIN == 11 && EBUSY == 16 && EINVAL == 22, "Native.E*");
 _Static_assert(ENOSYS == 38 && ETIME == 62 && EALREADY == 114 && ECANCELED == 125, "Native.E*");
 _Static_assert(sizeof(struct io_uring_sqe) == 64 && sizeof(struct io_uring_cqe) == 16,
@@ -244,6 +255,28 @@ static jint weir_ioUringUnregisterRingFd(JNIEnv* env, jclass clazz, jint fd, jin
     return syscall(__NR_io_uring_register, fd, IORING_UNREGISTER_RING_FDS, &update, 1) < 0 ? weir_neg_errno() : 0;
 }
 
+/*
+ * IORING_REGISTER_PBUF_RING: the entries (a power of two) of struct io_uring_buf at ringAddress, which is
+ * page-aligned and stays valid until unregistered, become the provided buffers of group groupId. 0 or -errno.
+ */
+static jint weir_ioUringRegisterBufRing(JNIEnv* env, jclass clazz, jint fd, jlong ringAddress, jint entries,
+                                        jint groupId) {
+    struct io_uring_buf_reg reg;
+    memset(&reg, 0, sizeof(reg));
+    reg.ring_addr = (uint64_t) ringAddress;
+    reg.ring_entries = (uint32_t) entries;
+    reg.bgid = (uint16_t) groupId;
+    return syscall(__NR_io_uring_register, fd, IORING_REGISTER_PBUF_RING, &reg, 1) < 0 ? weir_neg_errno() : 0;
+}
+
+/* IORING_UNREGISTER_PBUF_RING of group groupId: the kernel no longer reads its ring or picks its buffers. */
+static jint weir_ioUringUnregisterBufRing(JNIEnv* env, jclass clazz, jint fd, jint groupId) {
+    struct io_uring_buf_reg reg;
+    memset(&reg, 0, sizeof(reg));
+    reg.bgid = (uint16_t) groupId;
+    return syscall(__NR_io_uring_register, fd, IORING_UNREGISTER_PBUF_RING, &reg, 1) < 0 ? weir_neg_errno() : 0;
+}
+
 /* A blocking eventfd: io_uring completes a read of an O_NONBLOCK one at once with -EAGAIN instead of waiting. */
 static jint weir_blockingEventFd(JNIEnv* env, jclass clazz) {
     int fd = eventfd(0, EFD_CLOEXEC);
@@ -276,6 +309,8 @@ static const JNINativeMethod iouring_methods[] = {
     { "ioUringEnable", "(I)I", (void*) weir_ioUringEnable },
     { "ioUringRegisterRingFd", "(I)I", (void*) weir_ioUringRegisterRingFd },
     { "ioUringUnregisterRingFd", "(II)I", (void*) weir_ioUringUnregisterRingFd },
+    { "ioUringRegisterBufRing", "(IJII)I", (void*) weir_ioUringRegisterBufRing },
+    { "ioUringUnregisterBufRing", "(II)I", (void*) weir_ioUringUnregisterBufRing },
     { "blockingEventFd", "()I", (void*) weir_blockingEventFd },
     { "eventFdWrite", "(IJ)I", (void*) weir_eventFdWrite },
     { "wrapMemory", "(JI)Ljava/nio/ByteBuffer;", (void*) weir_wrapMemory },

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.channel.Channel;
 import io.weir.channel.EventLoopGroup;
+import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
 import java.net.InetAddress;
@@ -26,7 +27,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The example server's h2c port against real HTTP/2 clients: the JDK's HttpClient, curl, nghttp and h2load. */
+/**
+ * The example server's h2c port against real HTTP/2 clients: the JDK's HttpClient, curl, nghttp and h2load; on
+ * NIO here, on io_uring in {@link IoUringHttp2InteropTest}.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class Http2InteropTest {
     private static EventLoopGroup group;
@@ -36,15 +40,21 @@ class Http2InteropTest {
     /** Larger than a stream's 65,535-octet window: the file crosses several WINDOW_UPDATEs. */
     private static final int FILE_BYTES = 300_000;
 
+    /** On NIO; a subclass's {@code start()} supersedes this one to serve on another transport. */
     @BeforeAll
     static void start() throws Exception {
+        startOn(NioIoHandler.newFactory());
+    }
+
+    /** Serves the routes and a static root with a large file on loops of {@code io}. */
+    static void startOn(IoHandlerFactory io) throws Exception {
         root = Files.createTempDirectory("h2-static");
         byte[] content = new byte[FILE_BYTES];
         for (int i = 0; i < content.length; i++) {
             content[i] = (byte) ('a' + i % 26);
         }
         Files.write(root.resolve("big.txt"), content);
-        group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        group = new MultiThreadIoEventLoopGroup(2, io);
         server = new HttpServer(group).staticRoot(root);
         Channel channel = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         base = "http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
@@ -52,10 +62,16 @@ class Http2InteropTest {
 
     @AfterAll
     static void stop() throws Exception {
+        // Null when a subclass's start() was skipped: nothing of an earlier class may be closed twice.
+        if (server == null) {
+            return;
+        }
         server.close();
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
         Files.deleteIfExists(root.resolve("big.txt"));
         Files.deleteIfExists(root);
+        server = null;
+        group = null;
     }
 
     @Test

@@ -9,6 +9,8 @@ import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.epoll.Epoll;
 import io.weir.channel.epoll.EpollIoHandler;
 import io.weir.channel.nio.NioIoHandler;
+import io.weir.channel.uring.IoUring;
+import io.weir.channel.uring.IoUringIoHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The example server's routes over real sockets, on NIO and (where the host has it) epoll. */
+/** The example server's routes over real sockets, on NIO and (where the host has them) epoll and io_uring. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpServerTest {
     private static final int SOCKET_TIMEOUT_MILLIS = 30_000;
@@ -46,13 +48,24 @@ class HttpServerTest {
             transports.add("epoll");
         } else {
             System.getLogger(HttpServerTest.class.getName()).log(System.Logger.Level.INFO,
-                    "epoll not available, the example server is tested on NIO only: " + Epoll.unavailabilityCause());
+                    "epoll not available, the example server is not tested on it: " + Epoll.unavailabilityCause());
+        }
+        if (IoUring.isAvailable()) {
+            transports.add("io_uring");
+        } else {
+            System.getLogger(HttpServerTest.class.getName()).log(System.Logger.Level.INFO,
+                    "io_uring not available, the example server is not tested on it: "
+                            + IoUring.unavailabilityCause());
         }
         return transports;
     }
 
     private void start(String transport) throws Exception {
-        IoHandlerFactory io = transport.equals("epoll") ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        IoHandlerFactory io = switch (transport) {
+            case "epoll" -> EpollIoHandler.newFactory();
+            case "io_uring" -> IoUringIoHandler.newFactory();
+            default -> NioIoHandler.newFactory();
+        };
         group = new MultiThreadIoEventLoopGroup(2, io);
         server = new HttpServer(group);
         Channel channel = server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

@@ -224,10 +224,21 @@ abstract class AbstractIoUringChannel extends AbstractChannel {
     /** Auto-read was turned off: do not read beyond what is in flight. Any thread. */
     final void clearReadPending() {
         if (eventLoop().inEventLoop()) {
-            readPending = false;
+            readNoLongerWanted();
         } else {
-            eventLoop().execute(() -> readPending = false);
+            eventLoop().execute(this::readNoLongerWanted);
         }
+    }
+
+    private void readNoLongerWanted() {
+        readPending = false;
+        if (!config().isAutoRead()) {
+            stopInput();
+        }
+    }
+
+    /** Input is no longer wanted: stop an input operation that would otherwise go on delivering (multishot). */
+    void stopInput() {
     }
 
     /**

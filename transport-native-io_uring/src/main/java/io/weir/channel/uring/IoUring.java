@@ -62,6 +62,7 @@ public final class IoUring {
 
     private static final byte[] SUPPORTED_OPS = new byte[Native.MAX_OPCODES];
     private static int setupFlags;
+    private static int features;
     private static final Throwable UNAVAILABILITY_CAUSE = load();
 
     private IoUring() {
@@ -114,7 +115,6 @@ public final class IoUring {
 
     /** Sets up, probes and closes rings: what every handler needs must work here, not fail in a loop. */
     private static void check() throws IOException {
-        int features;
         try (IoUringRing ring = openForCheck(0)) {
             features = ring.features();
             int missing = REQUIRED_FEATURES & ~features;
@@ -202,6 +202,16 @@ public final class IoUring {
     public static boolean isOperationSupported(int opcode) {
         return UNAVAILABILITY_CAUSE == null && opcode >= 0 && opcode < SUPPORTED_OPS.length
                 && SUPPORTED_OPS[opcode] != 0;
+    }
+
+    /**
+     * Whether handlers can receive into provided buffer rings with multishot receives: the kernel has
+     * {@code IORING_FEAT_REG_REG_RING} (Linux 6.3), which postdates both {@code IORING_REGISTER_PBUF_RING} (5.19)
+     * and {@code IORING_RECV_MULTISHOT} (6.0); no flag names those two themselves.
+     */
+    static boolean isProvidedBufferRingSupported() {
+        return UNAVAILABILITY_CAUSE == null && (features & Native.IORING_FEAT_REG_REG_RING) != 0
+                && isOperationSupported(IoUringIoOps.OP_RECV);
     }
 
     /** The setup flags handlers use (the best of {@link #SETUP_FLAG_CANDIDATES} the kernel accepted). */

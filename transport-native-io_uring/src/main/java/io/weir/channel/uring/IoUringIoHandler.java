@@ -1,5 +1,6 @@
 package io.weir.channel.uring;
 
+import io.weir.buffer.ByteBufAllocator;
 import io.weir.channel.EventLoop;
 import io.weir.channel.IoHandle;
 import io.weir.channel.IoHandler;
@@ -60,6 +61,13 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * and when the last has arrived the handle hears {@link IoUringIoHandle#unregistered()}, after which nothing of the
  * kernel's refers to memory the handle lent it. A registration's id is reused only then.
  *
+ * <p><b>Provided buffers.</b> Unless the factory's {@code bufferCount} is 0 or the kernel lacks them (before
+ * Linux 6.3), {@link #initialize()} registers one provided buffer ring ({@code IORING_REGISTER_PBUF_RING}) of
+ * {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes by default, which the TCP
+ * channels' multishot receives fill (see {@link IoUringSocketChannel}). Each loop turn re-arms receives that found
+ * it empty. The ring is unregistered and its buffers freed by {@link #destroy()}, after the drain; buffers already
+ * handed to pipelines are ordinary buffers their holders release, before or after the loop is gone.
+ *
  * <p><b>Shutdown.</b> {@link #prepareToDestroy()} cancels every registration and the wake-up read, and drains the
  * ring until every operation has completed (at most {@value #SHUTDOWN_DRAIN_TIMEOUT_MILLIS} ms), then closes the
  * handles that were still registered. {@link #destroy()} closes the eventfd and the ring. Operations that did not
@@ -79,6 +87,18 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     public static final int MAX_RING_ENTRIES = 32768;
     /** The kernel's limit on CQEs ({@code IORING_MAX_CQ_ENTRIES}). */
     public static final int MAX_CQ_ENTRIES = 2 * MAX_RING_ENTRIES;
+    /**
+     * Bytes per provided buffer unless the factory says otherwise: a typical request or a TLS record's worth, and
+     * one page.
+     */
+    public static final int DEFAULT_BUFFER_SIZE_BYTES = 4096;
+    /**
+     * Provided buffers per loop unless the factory says otherwise ({@value #DEFAULT_BUFFER_SIZE_BYTES} bytes each:
+     * 4 MiB of the allocator's direct memory per loop, shared by all of the loop's connections).
+     */
+    public static final int DEFAULT_BUFFER_COUNT = 1024;
+    /** The largest provided buffer, in bytes. */
+    public static final int MAX_BUFFER_SIZE_BYTES = 1 << 20;
     /** How long a shutting-down handler waits for its operations' completions, in milliseconds. */
     public static final long SHUTDOWN_DRAIN_TIMEOUT_MILLIS = 5000;
 
@@ -111,6 +131,10 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     private final ByteBuffer eventFdValue;
     private final long eventFdValueAddress;
     private final IoUringIoEvent event = new IoUringIoEvent();
+    private final int bufferSize;
+    private final int bufferCount;
+    // Loop thread only: the provided buffer ring, or null (none asked for, or the kernel lacks it).
+    private IoUringBufferRing bufferRing;
 
     // Loop thread only.
     private IoUringIoRegistration[] registrationsById = new IoUringIoRegistration[INITIAL_REGISTRATION_SLOTS];
@@ -131,8 +155,11 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     private volatile int signallers;
     private volatile boolean eventFdClosed;
 
-    private IoUringIoHandler(EventLoop loop, int ringEntries, int cqEntries, int setupFlags) {
+    private IoUringIoHandler(EventLoop loop, int ringEntries, int cqEntries, int setupFlags, int bufferSize,
+                             int bufferCount) {
         this.loop = loop;
+        this.bufferSize = bufferSize;
+        this.bufferCount = bufferCount;
         this.ticker = loop instanceof AbstractScheduledEventExecutor
                 ? ((AbstractScheduledEventExecutor) loop).ticker() : Ticker.system();
         IoUringRing r = null;
@@ -161,7 +188,8 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     }
 
     /**
-     * A factory of handlers with {@value #DEFAULT_RING_ENTRIES} SQEs and {@value #DEFAULT_CQ_ENTRIES} CQEs.
+     * A factory of handlers with {@value #DEFAULT_RING_ENTRIES} SQEs, {@value #DEFAULT_CQ_ENTRIES} CQEs and a
+     * provided buffer ring of {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes.
      *
      * @throws UnsatisfiedLinkError when a handler is created if {@link IoUring#isAvailable()} is false
      */
@@ -179,6 +207,30 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
      *         {@code cqEntries} outside {@code ringEntries}-{@value #MAX_CQ_ENTRIES}
      */
     public static IoHandlerFactory newFactory(int ringEntries, int cqEntries) {
+        return newFactory(ringEntries, cqEntries, DEFAULT_BUFFER_SIZE_BYTES, DEFAULT_BUFFER_COUNT);
+    }
+
+    /**
+     * A factory of handlers as {@link #newFactory(int, int)} whose TCP channels receive into one provided buffer
+     * ring per loop of {@code bufferCount} buffers of {@code bufferSize} bytes each, taken from
+     * {@link ByteBufAllocator#DEFAULT}, with one multishot receive per connection; {@code bufferCount} 0, or a
+     * kernel without provided buffer rings and multishot receive (before Linux 6.3, see
+     * {@link IoUringSocketChannel}), makes each connection receive with one receive at a time into a buffer of its
+     * own instead. A ring that runs dry fires {@link IoUringBufferRingExhaustedEvent} on the channels that waited.
+     *
+     * @throws IllegalArgumentException if {@code ringEntries} or {@code cqEntries} are out of range (see
+     *         {@link #newFactory(int, int)}), {@code bufferSize} is outside 1-{@value #MAX_BUFFER_SIZE_BYTES}, or
+     *         {@code bufferCount} is neither 0 nor a power of two up to 32768
+     */
+    public static IoHandlerFactory newFactory(int ringEntries, int cqEntries, int bufferSize, int bufferCount) {
+        if (bufferSize < 1 || bufferSize > MAX_BUFFER_SIZE_BYTES) {
+            throw new IllegalArgumentException("bufferSize: " + bufferSize + " (expected: 1-"
+                    + MAX_BUFFER_SIZE_BYTES + ')');
+        }
+        if (bufferCount < 0 || bufferCount > IoUringBufferRing.MAX_ENTRIES || Integer.bitCount(bufferCount) > 1) {
+            throw new IllegalArgumentException("bufferCount: " + bufferCount + " (expected: 0 or a power of two up to "
+                    + IoUringBufferRing.MAX_ENTRIES + ')');
+        }
         if (ringEntries < 1 || ringEntries > MAX_RING_ENTRIES) {
             throw new IllegalArgumentException("ringEntries: " + ringEntries + " (expected: 1-" + MAX_RING_ENTRIES
                     + ')');
@@ -189,19 +241,21 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
         }
         return loop -> {
             int setupFlags = IoUring.setupFlags();
-            return new IoUringIoHandler(Objects.requireNonNull(loop, "loop"), ringEntries, cqEntries, setupFlags);
+            return new IoUringIoHandler(Objects.requireNonNull(loop, "loop"), ringEntries, cqEntries, setupFlags,
+                    bufferSize, bufferCount);
         };
     }
 
     /** A factory that sets rings up with exactly {@code setupFlags} (tests of the fallbacks). */
     static IoHandlerFactory newFactoryWithSetupFlags(int setupFlags) {
         IoUring.ensureAvailability();
-        return loop -> new IoUringIoHandler(loop, DEFAULT_RING_ENTRIES, DEFAULT_CQ_ENTRIES, setupFlags);
+        return loop -> new IoUringIoHandler(loop, DEFAULT_RING_ENTRIES, DEFAULT_CQ_ENTRIES, setupFlags,
+                DEFAULT_BUFFER_SIZE_BYTES, DEFAULT_BUFFER_COUNT);
     }
 
     /**
      * Enables a single-issuer ring (this thread becomes its submitter), registers the ring descriptor where the
-     * kernel allows it, and arms the wake-up read.
+     * kernel allows it, sets up the provided buffer ring where asked for and supported, and arms the wake-up read.
      *
      * @throws UncheckedIOException if the ring could not be enabled
      */
@@ -219,7 +273,33 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
             LOGGER.log(Level.DEBUG, "ring descriptor of " + this + " not registered: "
                     + Errors.newIoException("io_uring_register(IORING_REGISTER_RING_FDS)", res).getMessage());
         }
+        openBufferRing();
         armEventFdRead();
+    }
+
+    private void openBufferRing() {
+        if (bufferCount == 0) {
+            return;
+        }
+        if (!IoUring.isProvidedBufferRingSupported()) {
+            LOGGER.log(Level.DEBUG, "no provided buffer ring for " + this + ": the kernel lacks"
+                    + " IORING_FEAT_REG_REG_RING (Linux 6.3); connections receive into buffers of their own");
+            return;
+        }
+        try {
+            bufferRing = IoUringBufferRing.open(ring.fd(), ByteBufAllocator.DEFAULT, bufferSize, bufferCount, this);
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            LOGGER.log(Level.INFO, "no provided buffer ring for " + this + ", connections receive into buffers of"
+                    + " their own: " + e);
+        }
+    }
+
+    /**
+     * The provided buffer ring the TCP channels receive into, or {@code null} if there is none (not asked for,
+     * not supported, or the handler is destroyed). Loop thread.
+     */
+    IoUringBufferRing bufferRing() {
+        return bufferRing;
     }
 
     // ---------------------------------------------------------------- run
@@ -229,6 +309,10 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
         // Re-armed while shutting down too: the loop still waits for tasks then; destroy() cancels it last.
         if (!eventFdReadInFlight) {
             armEventFdRead();
+        }
+        IoUringBufferRing buffers = bufferRing;
+        if (buffers != null && !shuttingDown) {
+            buffers.serveWaiters();
         }
         // Armed before the loop looks at its queue (in canBlock()), so a task that check misses comes with a
         // wakeup() that finds the flag set.
@@ -608,10 +692,28 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
             prepareToDestroy();
         }
         destroyed = true;
+        closeBufferRing();
         closeEventFd();
         closeQuietly(ring);
         if (!drained) {
             LOGGER.log(Level.DEBUG, "closed " + this + " with operations in flight");
+        }
+    }
+
+    /**
+     * Unregisters the provided buffer ring and frees the buffers in it, if every operation completed; else keeps
+     * it reachable for good, since a receive still in flight may yet pick one of its buffers.
+     */
+    private void closeBufferRing() {
+        IoUringBufferRing buffers = bufferRing;
+        if (buffers == null) {
+            return;
+        }
+        bufferRing = null;
+        if (drained) {
+            buffers.close();
+        } else {
+            STRANDED.add(buffers);
         }
     }
 

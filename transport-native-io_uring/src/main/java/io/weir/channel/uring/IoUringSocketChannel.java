@@ -11,6 +11,7 @@ import io.weir.channel.DefaultChannelConfig;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FileRegion;
+import io.weir.channel.IoRegistration;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.unix.Errors;
@@ -23,17 +24,33 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
  * A TCP connection on io_uring, made by {@link io.weir.bootstrap.Bootstrap} or accepted by an
  * {@link IoUringServerSocketChannel}. Its loop must run an {@link IoUringIoHandler}.
  *
- * <p><b>Reading.</b> One {@code IORING_OP_RECV} in flight while a read is wanted (auto-read, or
- * {@link io.weir.channel.Channel#read()}), into a direct buffer sized by the channel's
+ * <p><b>Reading, with a provided buffer ring</b> (the loop's {@link IoUringIoHandler} has one: the default where
+ * the kernel supports it, Linux 6.3 and later). While a read is wanted (auto-read, or
+ * {@link io.weir.channel.Channel#read()}) one multishot {@code IORING_OP_RECV} ({@code IORING_RECV_MULTISHOT} with
+ * {@code IOSQE_BUFFER_SELECT}) stays armed: the kernel picks a buffer from the loop's ring for each chunk it
+ * receives and completes again, so a connection waiting for data holds no buffer at all. Each completion hands
+ * the ring's buffer itself to the pipeline (one {@code channelRead} and one {@code channelReadComplete}); the
+ * ring gets a new buffer in its place. A completion without {@code IORING_CQE_F_MORE} re-arms the receive if
+ * reading is still wanted; once it is not (auto-read off and no {@code read()} pending) the receive is cancelled,
+ * and the chunks the kernel completed before the cancellation took effect are kept (in order, at most what the
+ * ring holds) for the next reads: one {@code read()} still delivers one chunk. When the ring is empty the
+ * receive ends with {@code -ENOBUFS}: the channel fires {@link IoUringBufferRingExhaustedEvent}, its data waits
+ * in the socket, and the receive is re-armed on a later loop turn once the ring has buffers again.
+ *
+ * <p><b>Reading, without one</b> (the factory's {@code bufferCount} 0, or an older kernel): one
+ * {@code IORING_OP_RECV} in flight while a read is wanted, into a direct buffer sized by the channel's
  * {@link RecvByteBufAllocator}; each completion is one {@code channelRead} and one {@code channelReadComplete}.
- * The buffer is the kernel's until the completion arrives: a close cancels the receive and the buffer is released
- * when its {@code -ECANCELED} completion arrives, never before.
+ *
+ * <p>Either way a buffer is the kernel's until the completion that reports it arrives: a close cancels the
+ * receive, and a completion that arrives for a closed channel gives its buffer back (to the ring, or released),
+ * never before.
  *
  * <p><b>Writing.</b> One write in flight: an {@code IORING_OP_SEND} when one buffer is flushed, an
  * {@code IORING_OP_WRITEV} of up to {@value #MAX_GATHERED_BUFFERS} flushed buffers through the channel's
@@ -52,7 +69,7 @@ import java.util.Arrays;
  * {@code SO_REUSEADDR}, {@code SO_LINGER}, {@code TCP_NODELAY} (on by default) and {@code IP_TOS}, read from and
  * written to the socket, and {@link ChannelOption#ALLOW_HALF_CLOSURE}.
  *
- * <p>Not yet: multishot receive into provided buffer rings, {@code SEND_ZC}, splice for file regions. Thread-safe
+ * <p>Not yet: {@code SEND_ZC}, splice for file regions. Thread-safe
  * as every channel.
  */
 public final class IoUringSocketChannel extends AbstractIoUringChannel implements DuplexChannel {
@@ -65,10 +82,31 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
     // The data of this channel's polls: the connect attempt's, and the wait for writability a file region needs.
     private static final short POLL_CONNECT = 1;
     private static final short POLL_WRITABLE = 2;
+    // The data of this channel's receives: one into a buffer of its own, or the multishot one into the ring.
+    private static final short RECV_SINGLE = 0;
+    private static final short RECV_MULTISHOT = 1;
+    /** {@code IORING_RECV_MULTISHOT}, in the SQE's {@code ioprio}. */
+    private static final short IORING_RECV_MULTISHOT = 2;
 
     private final ChannelOutboundBuffer.MessageProcessor gatherer = this::gather;
     // Event loop only: the memory lent to the operation in flight of each kind, released by its completion.
     private ByteBuf receiving;
+    // Event loop only: the ring the multishot receive picks buffers from (the loop's, set when first armed);
+    // whether that receive is in flight, its id, whether it was asked to stop, and whether the channel waits for
+    // the ring to have buffers again.
+    private IoUringBufferRing bufferRing;
+    private boolean multishotInFlight;
+    private long multishotId;
+    private boolean multishotCancelled;
+    private boolean awaitingBuffers;
+    private final Runnable buffersAvailable = this::buffersAvailable;
+    // Event loop only: chunks (and the end of the stream) the multishot receive completed after reading stopped
+    // being wanted, before its cancellation took effect; delivered in order when reading is wanted again. At most
+    // what one receive completes before a cancellation: bounded by the ring's buffers.
+    private final ArrayDeque<ByteBuf> parked = new ArrayDeque<>();
+    private boolean parkedEnd;
+    private boolean parkedDeliveryScheduled;
+    private final Runnable deliverParked = this::deliverParked;
     private ByteBuf sending;
     // Event loop only: the buffers and the iovec array of the writev in flight (gathered > 0), kept until its
     // completion; the array lives until the channel is closed and no writev is in flight.
@@ -270,12 +308,17 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
     void completed(IoUringIoEvent event, boolean current) {
         switch (event.opcode()) {
             case IoUringIoOps.OP_RECV -> {
+                if (event.data() == RECV_MULTISHOT) {
+                    multishotCompleted(event, current);
+                    return;
+                }
                 ByteBuf buf = receiving;
                 receiving = null;
                 if (current) {
                     received(buf, event.res());
                 } else {
                     buf.release();
+                    resumeAfterStaleCompletion();
                 }
             }
             case IoUringIoOps.OP_SEND -> {
@@ -315,6 +358,13 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
                     finishConnect();
                 }
             }
+            case IoUringIoOps.OP_ASYNC_CANCEL -> {
+                // The receive had already finished (-ENOENT) or could not be stopped yet (-EALREADY): a later
+                // delivery asks again.
+                if (event.res() < 0 && multishotInFlight) {
+                    multishotCancelled = false;
+                }
+            }
             default -> {
                 // Nothing else is submitted for this channel.
             }
@@ -325,7 +375,192 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
 
     @Override
     void startInput() {
-        if (receiving != null || !isActive() || inputShutdown || endOfStream) {
+        if (!isActive() || inputShutdown || endOfStream) {
+            return;
+        }
+        if (!parked.isEmpty() || parkedEnd) {
+            // Delivered from a task, not from within read(): a handler that calls read() in channelRead must not
+            // recurse once per parked chunk. The receive is re-armed once they are delivered.
+            if (!parkedDeliveryScheduled) {
+                parkedDeliveryScheduled = true;
+                eventLoop().execute(deliverParked);
+            }
+            return;
+        }
+        IoUringBufferRing ring = providedBuffers();
+        if (ring == null) {
+            startReceive();
+            return;
+        }
+        if (multishotInFlight || awaitingBuffers) {
+            // A cancelled receive's last completion re-arms it if reading is wanted again by then.
+            return;
+        }
+        try {
+            multishotId = submit(new IoUringIoOps(IoUringIoOps.OP_RECV, IoUringBufferRing.IOSQE_BUFFER_SELECT,
+                    IORING_RECV_MULTISHOT, socket.intValue(), 0, 0, 0, 0, IoUringBufferRing.GROUP_ID, 0, 0,
+                    RECV_MULTISHOT));
+        } catch (Throwable t) {
+            close(voidPromise());
+            return;
+        }
+        bufferRing = ring;
+        multishotInFlight = true;
+        multishotCancelled = false;
+    }
+
+    /** The loop's provided buffer ring, or {@code null} if it has none or the channel is not registered. */
+    IoUringBufferRing providedBuffers() {
+        IoRegistration registration = ioRegistration();
+        if (registration == null) {
+            return null;
+        }
+        IoUringIoHandler handler = registration.attachment();
+        return handler.bufferRing();
+    }
+
+    /**
+     * The last completion of a receive of an earlier registration arrived: a channel registered again meanwhile
+     * found that receive in flight and did not start its own, so it starts it now.
+     */
+    private void resumeAfterStaleCompletion() {
+        IoRegistration registration = ioRegistration();
+        if (registration != null && registration.isValid() && wantsInput()) {
+            startInput();
+        }
+    }
+
+    /** Whether a multishot receive is in flight and not asked to stop. Event loop only; tests. */
+    boolean isMultishotArmed() {
+        return multishotInFlight && !multishotCancelled;
+    }
+
+    /** Reading is no longer wanted: a multishot receive would go on delivering, so it is cancelled. */
+    @Override
+    void stopInput() {
+        if (multishotInFlight && !multishotCancelled) {
+            cancelMultishot();
+        }
+    }
+
+    private void cancelMultishot() {
+        try {
+            submit(IoUringIoOps.newAsyncCancel(multishotId, (short) 0));
+        } catch (IOException e) {
+            // Not registered any more: the registration's cancellation stops the receive.
+            return;
+        }
+        multishotCancelled = true;
+    }
+
+    /** The ring has buffers again after this channel's receive found it empty. */
+    private void buffersAvailable() {
+        awaitingBuffers = false;
+        if (wantsInput()) {
+            startInput();
+        }
+    }
+
+    /**
+     * One completion of the multishot receive: a chunk in one of the ring's buffers, its end of stream, its
+     * failure, or its end (no {@code IORING_CQE_F_MORE}: cancelled, ring empty, or ended by the kernel).
+     */
+    private void multishotCompleted(IoUringIoEvent event, boolean current) {
+        int res = event.res();
+        boolean more = event.hasMore();
+        if (!more) {
+            multishotInFlight = false;
+        }
+        ByteBuf buf = null;
+        int flags = event.flags();
+        if ((flags & IoUringIoEvent.CQE_F_BUFFER) != 0) {
+            int id = flags >>> IoUringBufferRing.CQE_BUFFER_SHIFT;
+            if (current && res > 0) {
+                buf = bufferRing.take(id, res);
+            } else {
+                bufferRing.recycle(id);
+            }
+        }
+        if (!current) {
+            if (!more) {
+                resumeAfterStaleCompletion();
+            }
+            return;
+        }
+        if (buf != null) {
+            if (!wantsInput() || !parked.isEmpty()) {
+                // Completed before the cancellation took effect: kept for the next read, in order.
+                parked.add(buf);
+                if (more && !multishotCancelled) {
+                    cancelMultishot();
+                }
+                return;
+            }
+            deliverChunk(buf);
+            if (!wantsInput()) {
+                if (more && !multishotCancelled) {
+                    cancelMultishot();
+                }
+            } else if (!more) {
+                startInput();
+            }
+            return;
+        }
+        if (res == -Native.ENOBUFS) {
+            awaitingBuffers = true;
+            bufferRing.awaitBuffers(buffersAvailable);
+            pipeline().fireUserEventTriggered(IoUringBufferRingExhaustedEvent.INSTANCE);
+            return;
+        }
+        if (res == 0 && !parked.isEmpty()) {
+            parkedEnd = true;
+            return;
+        }
+        if (res > 0 || res == -Native.ECANCELED) {
+            // Stopped because reading was not wanted (or, with no buffer, nothing to deliver): wanted again now?
+            if (!more && wantsInput()) {
+                startInput();
+            }
+            return;
+        }
+        inputFailed(res);
+    }
+
+    private void deliverChunk(ByteBuf buf) {
+        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+        allocHandle.reset(config);
+        allocHandle.attemptedBytesRead(bufferRing.bufferSize());
+        deliver(buf, buf.readableBytes());
+    }
+
+    /** Delivers parked chunks while reading is wanted, then the parked end of stream, or re-arms the receive. */
+    private void deliverParked() {
+        parkedDeliveryScheduled = false;
+        while (!parked.isEmpty() && wantsInput() && isOpen()) {
+            deliverChunk(parked.poll());
+        }
+        if (!parked.isEmpty() || !isOpen()) {
+            return;
+        }
+        if (parkedEnd) {
+            parkedEnd = false;
+            inputFailed(0);
+        } else if (wantsInput()) {
+            startInput();
+        }
+    }
+
+    private void releaseParked() {
+        ByteBuf buf;
+        while ((buf = parked.poll()) != null) {
+            buf.release();
+        }
+        parkedEnd = false;
+    }
+
+    /** One {@code IORING_OP_RECV} into a buffer of the channel's own, unless one is in flight. */
+    private void startReceive() {
+        if (receiving != null) {
             return;
         }
         RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
@@ -335,7 +570,7 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
             int writable = buf.writableBytes();
             allocHandle.attemptedBytesRead(writable);
             submit(IoUringIoOps.newRecv(socket.intValue(), address(buf, buf.writerIndex(), writable), writable, 0,
-                    (short) 0));
+                    RECV_SINGLE));
         } catch (Throwable t) {
             buf.release();
             close(voidPromise());
@@ -345,23 +580,35 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
     }
 
     private void received(ByteBuf buf, int res) {
-        ChannelPipeline pipeline = pipeline();
-        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
         if (res > 0) {
             buf.writerIndex(buf.writerIndex() + res);
-            countBytesRead(res);
-            allocHandle.lastBytesRead(res);
-            allocHandle.incMessagesRead(1);
-            readServed();
-            pipeline.fireChannelRead(buf);
-            allocHandle.readComplete();
-            pipeline.fireChannelReadComplete();
+            deliver(buf, res);
             if (wantsInput()) {
                 startInput();
             }
             return;
         }
         buf.release();
+        inputFailed(res);
+    }
+
+    /** {@code buf} holds {@code res} received bytes: one {@code channelRead} and one {@code channelReadComplete}. */
+    private void deliver(ByteBuf buf, int res) {
+        ChannelPipeline pipeline = pipeline();
+        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+        countBytesRead(res);
+        allocHandle.lastBytesRead(res);
+        allocHandle.incMessagesRead(1);
+        readServed();
+        pipeline.fireChannelRead(buf);
+        allocHandle.readComplete();
+        pipeline.fireChannelReadComplete();
+    }
+
+    /** A receive ended with {@code res <= 0}: cancelled, the end of the stream, or a failure. */
+    private void inputFailed(int res) {
+        ChannelPipeline pipeline = pipeline();
+        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
         // Cancelled, or the end that shutdownInput() itself caused: nothing to tell.
         if (res == -Native.ECANCELED || (res == 0 && inputShutdown)) {
             return;
@@ -521,6 +768,7 @@ public final class IoUringSocketChannel extends AbstractIoUringChannel implement
         try {
             super.doClose();
         } finally {
+            releaseParked();
             if (gathered == 0) {
                 closeIov();
             }

@@ -26,6 +26,8 @@ final class Native {
     static final int IORING_FEAT_NODROP = 1 << 1;
     static final int IORING_FEAT_SUBMIT_STABLE = 1 << 2;
     static final int IORING_FEAT_EXT_ARG = 1 << 8;
+    /** Linux 6.3; taken as the sign of multishot receive into provided buffer rings (Linux 6.0). */
+    static final int IORING_FEAT_REG_REG_RING = 1 << 13;
 
     // io_uring_enter flags.
     static final int IORING_ENTER_GETEVENTS = 1;
@@ -40,6 +42,7 @@ final class Native {
     static final int EINVAL = 22;
     static final int ENOSYS = 38;
     static final int ETIME = 62;
+    static final int ENOBUFS = 105;
     static final int EALREADY = 114;
     static final int ECANCELED = 125;
 
@@ -100,6 +103,15 @@ final class Native {
 
     /** {@code IORING_UNREGISTER_RING_FDS} of {@code index}, on the thread that registered it. */
     static native int ioUringUnregisterRingFd(int fd, int index);
+
+    /**
+     * {@code IORING_REGISTER_PBUF_RING}: the {@code entries} (a power of two) {@code struct io_uring_buf} at
+     * {@code ringAddress} (page-aligned, valid until unregistered) become buffer group {@code groupId}.
+     */
+    static native int ioUringRegisterBufRing(int fd, long ringAddress, int entries, int groupId);
+
+    /** {@code IORING_UNREGISTER_PBUF_RING} of buffer group {@code groupId}. */
+    static native int ioUringUnregisterBufRing(int fd, int groupId);
 
     /** {@code eventfd(0, EFD_CLOEXEC)}, blocking: io_uring fails a read of a non-blocking one with -EAGAIN. */
     static native int blockingEventFd();

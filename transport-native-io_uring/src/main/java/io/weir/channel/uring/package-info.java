@@ -19,8 +19,20 @@
  *   <li>{@link io.weir.channel.uring.IoUringIoHandle}, {@link io.weir.channel.uring.IoUringIoOps} (an SQE) and
  *       {@link io.weir.channel.uring.IoUringIoEvent} (a CQE): what a handle submits and hears, and when it may
  *       free the memory it lent the kernel ({@link io.weir.channel.uring.IoUringIoHandle#unregistered()}).</li>
+ *   <li>Provided buffer rings: one per handler ({@code IORING_REGISTER_PBUF_RING}), by default 1,024 buffers of
+ *       4 KiB from {@link io.weir.buffer.ByteBufAllocator#DEFAULT}, set by
+ *       {@link io.weir.channel.uring.IoUringIoHandler#newFactory(int, int, int, int)} (0 buffers: none). Each TCP
+ *       connection keeps one multishot receive ({@code IORING_RECV_MULTISHOT}, {@code IOSQE_BUFFER_SELECT}) armed
+ *       while reading is wanted, so an idle connection holds no receive buffer; a completion hands the ring's
+ *       buffer itself to the pipeline and the ring gets a fresh one in its place, so the kernel never writes into
+ *       a buffer the application sees. A ring that runs dry ({@code -ENOBUFS}) fires
+ *       {@link io.weir.channel.uring.IoUringBufferRingExhaustedEvent}, logs one line per loop, and re-arms the
+ *       waiting receives on later loop turns, no more per turn than the ring holds buffers. Turning auto-read off
+ *       cancels the receive; what it completed before the cancellation is kept for the next reads. Used where the
+ *       kernel has {@code IORING_FEAT_REG_REG_RING} (Linux 6.3); elsewhere connections receive as below.</li>
  *   <li>TCP: {@link io.weir.channel.uring.IoUringServerSocketChannel} (multishot accept, with the accept back-off
- *       of the other transports) and {@link io.weir.channel.uring.IoUringSocketChannel} (one receive in flight
+ *       of the other transports) and {@link io.weir.channel.uring.IoUringSocketChannel} (multishot receive into
+ *       the loop's buffer ring, or, without one, one receive in flight
  *       into a direct buffer from the channel's allocator; one write in flight from the outbound buffer, a send or
  *       a writev of up to 256 buffers; file regions with {@code sendfile(2)} and a poll for writability; connect
  *       through a non-blocking {@code connect(2)} and a poll; half-closure; the usual socket options). They pass
@@ -32,10 +44,12 @@
  * </ul>
  *
  * <h2>What does not exist yet</h2>
- * Unix domain stream and UDP channels; multishot receive into provided buffer rings (each connection now holds a
- * receive buffer while it waits); {@code SEND_ZC}; splice for {@link io.weir.channel.FileRegion}s (they use a
- * direct {@code sendfile(2)} now); the server's own test matrix over io_uring; the benchmarks against epoll and
- * Netty's io_uring. The SQE of each
+ * Unix domain stream and UDP channels; incremental buffer consumption ({@code IOU_PBUF_RING_INC}) and buffer sizes
+ * that adapt to the traffic (the ring's size is fixed per loop); {@code SEND_ZC}; splice for
+ * {@link io.weir.channel.FileRegion}s (they use a direct {@code sendfile(2)} now); the throughput benchmarks
+ * against epoll and Netty's io_uring. The reference server's HTTP/1.1 and h2c tests run over io_uring
+ * ({@code HttpServerTest}, {@code IoUringHttp2InteropTest}); the memory of 10,000 idle connections is in
+ * {@code microbench/results/2026-12-06-uring-idle-rss.txt}. The SQE of each
  * operation is described by a new {@link io.weir.channel.uring.IoUringIoOps}, an allocation per operation that
  * the channels may pool later.
  *
