@@ -1,0 +1,554 @@
+package io.weir.channel.uring;
+
+import io.weir.buffer.ByteBuf;
+import io.weir.channel.ChannelMetadata;
+import io.weir.channel.ChannelOption;
+import io.weir.channel.ChannelOutboundBuffer;
+import io.weir.channel.ChannelPipeline;
+import io.weir.channel.ChannelShutdownDirection;
+import io.weir.channel.DefaultChannelConfig;
+import io.weir.channel.DuplexChannel;
+import io.weir.channel.EventLoop;
+import io.weir.channel.FileRegion;
+import io.weir.channel.RecvByteBufAllocator;
+import io.weir.channel.ServerChannel;
+import io.weir.channel.unix.Errors;
+import io.weir.channel.unix.IovArray;
+import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.UnixChannelConfig;
+import io.weir.channel.unix.internal.UnixStreamReader;
+import io.weir.channel.unix.internal.UnixStreamWriter;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketAddress;
+import java.util.Arrays;
+
+/**
+ * What the io_uring stream channels share, TCP ({@link IoUringSocketChannel}) and Unix domain
+ * ({@link IoUringDomainSocketChannel}): a connection made by {@link io.weir.bootstrap.Bootstrap} or accepted by a
+ * server channel. Its loop must run an {@link IoUringIoHandler}.
+ *
+ * <p><b>Reading.</b> One {@code IORING_OP_RECV} in flight while a read is wanted (auto-read, or
+ * {@link io.weir.channel.Channel#read()}), into a direct buffer sized by the channel's
+ * {@link RecvByteBufAllocator}; each completion is one {@code channelRead} and one {@code channelReadComplete}.
+ * The buffer is the kernel's until the completion arrives: a close cancels the receive and the buffer is released
+ * when its {@code -ECANCELED} completion arrives, never before.
+ *
+ * <p><b>Writing.</b> One write in flight: an {@code IORING_OP_SEND} when one buffer is flushed, an
+ * {@code IORING_OP_WRITEV} of up to {@value #MAX_GATHERED_BUFFERS} flushed buffers through the channel's
+ * {@link IovArray} otherwise. The written bytes leave the outbound buffer when the write completes, so a peer that
+ * does not read leaves them queued, and the channel turns unwritable at the high water mark like any other. The
+ * buffers being written (and the iovec array) are kept until the completion, so failing the queued writes on close
+ * cannot free memory the kernel still reads. Heap and composite buffers are copied into one direct buffer when
+ * written. A {@link FileRegion} goes out with {@code sendfile(2)} (or transfers itself) as on epoll, waiting for
+ * writability with a one-shot {@code IORING_OP_POLL_ADD} when the socket is full. Other message types are refused.
+ *
+ * <p><b>Connecting.</b> A non-blocking {@code connect(2)}, then a one-shot {@code IORING_OP_POLL_ADD} for
+ * writability, which completes the attempt; {@link ChannelOption#CONNECT_TIMEOUT_MILLIS} applies as on every
+ * transport.
+ *
+ * <p>Options (besides those of every channel): the socket options the subclass names, read from and written to
+ * the socket, and {@link ChannelOption#ALLOW_HALF_CLOSURE}.
+ *
+ * <p>Not yet: multishot receive into provided buffer rings, {@code SEND_ZC}, splice for file regions. Thread-safe
+ * as every channel.
+ */
+abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel implements DuplexChannel {
+    private static final ChannelMetadata METADATA =
+            new ChannelMetadata(false, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
+    /** {@code MSG_NOSIGNAL}: a send to a closed connection fails with EPIPE instead of raising SIGPIPE. */
+    private static final int MSG_NOSIGNAL = 0x4000;
+    /** The most flushed buffers one {@code IORING_OP_WRITEV} takes (at most {@code IOV_MAX}). */
+    static final int MAX_GATHERED_BUFFERS = 256;
+    // The data of this channel's polls: the connect attempt's, and the wait for writability a file region needs.
+    private static final short POLL_CONNECT = 1;
+    private static final short POLL_WRITABLE = 2;
+
+    private final ChannelOutboundBuffer.MessageProcessor gatherer = this::gather;
+    // Event loop only: the memory lent to the operation in flight of each kind, released by its completion.
+    private ByteBuf receiving;
+    private ByteBuf sending;
+    // Event loop only: the buffers and the iovec array of the writev in flight (gathered > 0), kept until its
+    // completion; the array lives until the channel is closed and no writev is in flight.
+    private ByteBuf[] gatheredBuffers = new ByteBuf[4];
+    private int gathered;
+    private IovArray iov;
+    // Event loop only: output shut down while a write was in flight, so the FIN waits for that write; what the
+    // write left unsent, about to become the next send.
+    private boolean outputShutdownPending;
+    private ByteBuf pendingRest;
+    // The input was shut down here (written on the loop, read anywhere); the peer's end of stream was read.
+    private volatile boolean inputShutdown;
+    private boolean endOfStream;
+    // Event loop only: a send that failed, thrown from the next doWrite so the transport's write-error rules apply.
+    private IOException writeFailure;
+    // Event loop only: file regions go out through the shared writer; a poll for writability may be pending.
+    private UnixStreamWriter fileWriter;
+    private boolean writablePollPending;
+
+    /**
+     * A stream channel over {@code socket}, which it owns from now on (closed if the construction fails).
+     *
+     * @param parent the server channel that accepted it, or {@code null}
+     * @param active whether the socket is connected already (accepted)
+     * @param socketOptions the options the config reads from and writes to the socket
+     * @throws NullPointerException if {@code eventLoop} is null
+     * @throws IllegalArgumentException if {@code eventLoop} does not run an {@link IoUringIoHandler}
+     */
+    AbstractIoUringStreamChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active,
+                                 ChannelOption<?>... socketOptions) {
+        super(parent, eventLoop, socket, active, METADATA, UnixChannelConfig.NO_BACKLOG, socketOptions);
+    }
+
+    @Override
+    public ServerChannel parent() {
+        return (ServerChannel) super.parent();
+    }
+
+    @Override
+    public boolean isInputShutdown() {
+        return inputShutdown || !isActive();
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+        return outputShutdownPending || socket.isOutputShutdown() || !isActive();
+    }
+
+    /**
+     * Shuts one direction down. Shutting input down ends a receive in flight with 0 bytes, which is dropped (a
+     * connection both of whose FINs were sent has left the connected state: {@code ENOTCONN} then still means the
+     * input is down). Shutting output down while a write is in flight treats that write as the kernel's already, as a
+     * readiness transport's socket buffer would hold it: its messages complete now, what is left of it is still
+     * sent, and the FIN follows it; the writes queued behind it fail as on every transport.
+     */
+    @Override
+    protected void doShutdown(ChannelShutdownDirection direction) throws Exception {
+        if (direction == ChannelShutdownDirection.INBOUND) {
+            UnixStreamReader.shutdownInput(socket);
+            inputShutdown = true;
+        } else if (sending == null && gathered == 0) {
+            socket.shutdown(false, true);
+        } else {
+            outputShutdownPending = true;
+            completeMessagesInFlight();
+        }
+    }
+
+    /** Completes the flushed messages the write in flight covers (and empty ones between them). */
+    private void completeMessagesInFlight() {
+        ChannelOutboundBuffer in = outboundBuffer();
+        while (in != null && in.current() instanceof ByteBuf buf && (!buf.isReadable() || isInFlight(buf))) {
+            // Ours stays retained until the write's completion.
+            in.remove();
+        }
+    }
+
+    private boolean isInFlight(ByteBuf buf) {
+        if (buf == sending) {
+            return true;
+        }
+        for (int i = 0; i < gathered; i++) {
+            if (gatheredBuffers[i] == buf) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The write in flight when output was shut down completed with {@code res}: sends what it left, or the FIN.
+     * Called before the write's buffers are released.
+     */
+    private void continueOutputShutdown(int res) {
+        ByteBuf rest = null;
+        if (res >= 0) {
+            int skip = res;
+            if (sending != null) {
+                rest = remainder(sending, skip, null);
+            } else {
+                for (int i = 0; i < gathered; i++) {
+                    int readable = gatheredBuffers[i].readableBytes();
+                    rest = remainder(gatheredBuffers[i], skip, rest);
+                    skip = Math.max(0, skip - readable);
+                }
+            }
+        }
+        if (rest == null) {
+            try {
+                socket.shutdown(false, true);
+            } catch (IOException e) {
+                pipeline().fireExceptionCaught(e);
+            }
+            return;
+        }
+        try {
+            submit(IoUringIoOps.newSend(socket.intValue(), address(rest, rest.readerIndex(), rest.readableBytes()),
+                    rest.readableBytes(), MSG_NOSIGNAL, (short) 0));
+        } catch (IOException e) {
+            rest.release();
+            return;
+        }
+        // Swapped in by the caller once the finished write's buffers are released.
+        pendingRest = rest;
+    }
+
+    /** Appends what {@code buf} holds past its first {@code skip} readable bytes to {@code rest} (or a new buffer). */
+    private ByteBuf remainder(ByteBuf buf, int skip, ByteBuf rest) {
+        int readable = buf.readableBytes();
+        if (skip >= readable) {
+            return rest;
+        }
+        ByteBuf target = rest != null ? rest : config.getAllocator().directBuffer(readable - skip);
+        target.writeBytes(buf, buf.readerIndex() + skip, readable - skip);
+        return target;
+    }
+
+    // ---------------------------------------------------------------- connect
+
+    @Override
+    protected boolean doConnect(SocketAddress remoteAddress, SocketAddress localAddress) throws Exception {
+        if (localAddress != null) {
+            socket.bind(localAddress);
+        }
+        try {
+            if (socket.connect(remoteAddress)) {
+                markActive();
+                return true;
+            }
+            submit(IoUringIoOps.newPollAdd(socket.intValue(), POLLOUT, false, POLL_CONNECT));
+        } catch (IOException e) {
+            doClose();
+            throw e;
+        }
+        return false;
+    }
+
+    @Override
+    protected void doFinishConnect() throws Exception {
+        try {
+            if (!socket.finishConnect()) {
+                throw new ConnectException("writable without a connection: " + requestedRemoteAddress());
+            }
+        } catch (IOException e) {
+            doClose();
+            throw e;
+        }
+        markActive();
+    }
+
+    @Override
+    protected void doDisconnect() throws Exception {
+        doClose();
+    }
+
+    // ---------------------------------------------------------------- completions
+
+    @Override
+    void completed(IoUringIoEvent event, boolean current) {
+        switch (event.opcode()) {
+            case IoUringIoOps.OP_RECV -> {
+                ByteBuf buf = receiving;
+                receiving = null;
+                if (current) {
+                    received(buf, event.res());
+                } else {
+                    buf.release();
+                }
+            }
+            case IoUringIoOps.OP_SEND -> {
+                boolean shuttingDown = current && outputShutdownPending;
+                if (shuttingDown) {
+                    continueOutputShutdown(event.res());
+                }
+                ByteBuf buf = sending;
+                sending = takePendingRest();
+                buf.release();
+                if (current && !shuttingDown) {
+                    sent(event.res());
+                }
+            }
+            case IoUringIoOps.OP_WRITEV -> {
+                boolean shuttingDown = current && outputShutdownPending;
+                if (shuttingDown) {
+                    continueOutputShutdown(event.res());
+                }
+                releaseGathered();
+                sending = takePendingRest();
+                if (!isOpen()) {
+                    closeIov();
+                }
+                if (current && !shuttingDown) {
+                    sent(event.res());
+                }
+            }
+            case IoUringIoOps.OP_POLL_ADD -> {
+                if (event.data() == POLL_WRITABLE) {
+                    writablePollPending = false;
+                    if (current) {
+                        writeFlushed();
+                    }
+                } else if (current) {
+                    // The attempt ended one way or the other: finishConnect() asks the socket which.
+                    finishConnect();
+                }
+            }
+            default -> {
+                // Nothing else is submitted for this channel.
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    void startInput() {
+        if (receiving != null || !isActive() || inputShutdown || endOfStream) {
+            return;
+        }
+        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+        allocHandle.reset(config);
+        ByteBuf buf = config.getAllocator().directBuffer(allocHandle.guess());
+        try {
+            int writable = buf.writableBytes();
+            allocHandle.attemptedBytesRead(writable);
+            submit(IoUringIoOps.newRecv(socket.intValue(), address(buf, buf.writerIndex(), writable), writable, 0,
+                    (short) 0));
+        } catch (Throwable t) {
+            buf.release();
+            close(voidPromise());
+            return;
+        }
+        receiving = buf;
+    }
+
+    private void received(ByteBuf buf, int res) {
+        ChannelPipeline pipeline = pipeline();
+        RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
+        if (res > 0) {
+            buf.writerIndex(buf.writerIndex() + res);
+            countBytesRead(res);
+            allocHandle.lastBytesRead(res);
+            allocHandle.incMessagesRead(1);
+            readServed();
+            pipeline.fireChannelRead(buf);
+            allocHandle.readComplete();
+            pipeline.fireChannelReadComplete();
+            if (wantsInput()) {
+                startInput();
+            }
+            return;
+        }
+        buf.release();
+        // Cancelled, or the end that shutdownInput() itself caused: nothing to tell.
+        if (res == -Native.ECANCELED || (res == 0 && inputShutdown)) {
+            return;
+        }
+        // Set before channelReadComplete, whose auto-read would otherwise ask for a receive past the end.
+        endOfStream = res == 0;
+        allocHandle.lastBytesRead(-1);
+        allocHandle.readComplete();
+        readServed();
+        pipeline.fireChannelReadComplete();
+        if (res == 0) {
+            inputEnded();
+            return;
+        }
+        pipeline.fireExceptionCaught(Errors.newIoException("recv", res));
+        close(voidPromise());
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    @Override
+    protected boolean isWritePending() {
+        return sending != null || gathered > 0 || writablePollPending;
+    }
+
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        IOException failure = writeFailure;
+        if (failure != null) {
+            writeFailure = null;
+            throw failure;
+        }
+        for (;;) {
+            Object msg = in.current();
+            if (msg == null) {
+                return;
+            }
+            if (msg instanceof FileRegion region) {
+                if (!writeFileRegion(in, region)) {
+                    return;
+                }
+                continue;
+            }
+            ByteBuf buf = (ByteBuf) msg;
+            int readable = buf.readableBytes();
+            if (readable == 0) {
+                in.remove();
+                continue;
+            }
+            if (in.size() > 1 && writev(in)) {
+                return;
+            }
+            submit(IoUringIoOps.newSend(socket.intValue(), address(buf, buf.readerIndex(), readable), readable,
+                    MSG_NOSIGNAL, (short) 0));
+            // Ours until the completion: failing the queued writes on close must not free what the kernel reads.
+            sending = buf.retain();
+            return;
+        }
+    }
+
+    /**
+     * Transfers {@code region} with up to {@code writeSpinCount} system calls.
+     *
+     * @return {@code true} once it is written; {@code false} if the rest waits for a poll for writability, which
+     *         a full socket needs and which also lets other channels have their turn after the spins
+     */
+    private boolean writeFileRegion(ChannelOutboundBuffer in, FileRegion region) throws Exception {
+        UnixStreamWriter writer = fileWriter;
+        if (writer == null) {
+            writer = new UnixStreamWriter(this, socket, null);
+            fileWriter = writer;
+        }
+        for (int spin = config.getWriteSpinCount(); spin > 0; spin--) {
+            if (!writer.writeFileRegion(in, region)) {
+                break;
+            }
+            if (in.current() != region) {
+                return true;
+            }
+        }
+        submit(IoUringIoOps.newPollAdd(socket.intValue(), POLLOUT, false, POLL_WRITABLE));
+        writablePollPending = true;
+        return false;
+    }
+
+    /**
+     * Submits one {@code IORING_OP_WRITEV} of the flushed buffers, if more than one has bytes.
+     *
+     * @return {@code false} if only one had: the caller sends that one
+     */
+    private boolean writev(ChannelOutboundBuffer in) throws Exception {
+        IovArray array = iov;
+        if (array == null) {
+            array = new IovArray();
+            iov = array;
+        }
+        array.clear();
+        in.forEachFlushedMessage(gatherer);
+        if (array.count() < 2) {
+            releaseGathered();
+            return false;
+        }
+        try {
+            submit(new IoUringIoOps(IoUringIoOps.OP_WRITEV, (byte) 0, (short) 0, socket.intValue(), -1,
+                    array.memoryAddress(0, array.count()), array.count(), 0, (short) 0, 0, 0, (short) 0));
+        } catch (IOException e) {
+            releaseGathered();
+            throw e;
+        }
+        return true;
+    }
+
+    /** Adds one flushed buffer to the iovec array, retaining it until the writev's completion. */
+    private boolean gather(Object msg) {
+        if (!(msg instanceof ByteBuf buf) || gathered == MAX_GATHERED_BUFFERS) {
+            return false;
+        }
+        if (!buf.isReadable()) {
+            return true;
+        }
+        if (!iov.add(buf)) {
+            return false;
+        }
+        if (gathered == gatheredBuffers.length) {
+            gatheredBuffers = Arrays.copyOf(gatheredBuffers, gathered << 1);
+        }
+        gatheredBuffers[gathered++] = buf.retain();
+        return true;
+    }
+
+    private ByteBuf takePendingRest() {
+        ByteBuf rest = pendingRest;
+        pendingRest = null;
+        return rest;
+    }
+
+    private void releaseGathered() {
+        ByteBuf[] buffers = gatheredBuffers;
+        for (int i = 0; i < gathered; i++) {
+            buffers[i].release();
+            buffers[i] = null;
+        }
+        gathered = 0;
+    }
+
+    private void closeIov() {
+        IovArray array = iov;
+        if (array != null) {
+            iov = null;
+            array.close();
+        }
+    }
+
+    /** Closes as every channel does; frees the iovec array now unless a writev still uses it. */
+    @Override
+    protected void doClose() throws Exception {
+        try {
+            super.doClose();
+        } finally {
+            if (gathered == 0) {
+                closeIov();
+            }
+        }
+    }
+
+    private void sent(int res) {
+        if (res == -Native.ECANCELED) {
+            return;
+        }
+        if (res >= 0) {
+            ChannelOutboundBuffer in = outboundBuffer();
+            if (in != null) {
+                in.removeBytes(res);
+            }
+        } else {
+            writeFailure = Errors.newIoException("send", res);
+        }
+        writeFlushed();
+        // Nothing flushed was left to throw it from: the failure is of no write any more.
+        writeFailure = null;
+    }
+
+    /**
+     * Keeps direct buffers of one memory region and file regions as they are and copies other buffers (heap,
+     * composite) into a direct one, releasing the original.
+     *
+     * @throws UnsupportedOperationException for anything but a {@link ByteBuf} or a {@link FileRegion}
+     */
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof FileRegion) {
+            return msg;
+        }
+        if (!(msg instanceof ByteBuf buf)) {
+            throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getName()
+                    + " (expected: ByteBuf, FileRegion)");
+        }
+        if (buf.isDirect() && buf.nioBufferCount() == 1) {
+            return buf;
+        }
+        int readable = buf.readableBytes();
+        ByteBuf direct = config.getAllocator().directBuffer(readable);
+        try {
+            direct.writeBytes(buf, buf.readerIndex(), readable);
+        } catch (Throwable t) {
+            direct.release();
+            throw t;
+        }
+        buf.release();
+        return direct;
+    }
+}
