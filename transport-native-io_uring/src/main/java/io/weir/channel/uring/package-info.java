@@ -29,10 +29,18 @@
  *       so closing with operations in flight never frees memory the kernel still uses, and a channel makes the
  *       handler submit what is queued before it closes its descriptor, so no SQE can reach a descriptor number
  *       that was reused meanwhile.</li>
+ *   <li>Unix domain stream: {@link io.weir.channel.uring.IoUringServerDomainSocketChannel} and
+ *       {@link io.weir.channel.uring.IoUringDomainSocketChannel}, the TCP channels' code (their shared bases) over
+ *       {@link io.weir.channel.unix.DomainSocketAddress}es, with the peer's credentials; the server deletes its
+ *       socket file when it closes.</li>
+ *   <li>UDP: {@link io.weir.channel.uring.IoUringDatagramChannel}, one {@code IORING_OP_RECVMSG} in flight and up
+ *       to 16 linked {@code IORING_OP_SENDMSG}s per flush, each operation's msghdr, iovec and address in a native
+ *       block the channel frees only once it is closed and nothing is in flight; truncated datagrams dropped and
+ *       reported; connect, disconnect, multicast and the datagram options as on epoll.</li>
  * </ul>
  *
  * <h2>What does not exist yet</h2>
- * Unix domain stream and UDP channels; multishot receive into provided buffer rings (each connection now holds a
+ * Multishot receive into provided buffer rings (each connection now holds a
  * receive buffer while it waits); {@code SEND_ZC}; splice for {@link io.weir.channel.FileRegion}s (they use a
  * direct {@code sendfile(2)} now); the server's own test matrix over io_uring; the benchmarks against epoll and
  * Netty's io_uring. The SQE of each
