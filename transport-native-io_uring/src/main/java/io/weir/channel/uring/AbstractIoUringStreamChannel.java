@@ -63,6 +63,11 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // The data of this channel's polls: the connect attempt's, and the wait for writability a file region needs.
     private static final short POLL_CONNECT = 1;
     private static final short POLL_WRITABLE = 2;
+    /** The most zero-copy sends whose buffers wait for their notification; beyond, writes use a plain send. */
+    static final int MAX_ZERO_COPY_HELD = 16;
+    /** {@code EOPNOTSUPP}: the socket does not do zero-copy sends. */
+    private static final int EOPNOTSUPP = 95;
+    private static final boolean SEND_ZC_SUPPORTED = IoUring.isOperationSupported(IoUringIoOps.OP_SEND_ZC);
 
     private final ChannelOutboundBuffer.MessageProcessor gatherer = this::gather;
     // Event loop only: the memory lent to the operation in flight of each kind, released by its completion.
@@ -85,6 +90,12 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // Event loop only: file regions go out through the shared writer; a poll for writability may be pending.
     private UnixStreamWriter fileWriter;
     private boolean writablePollPending;
+    // Event loop only: the buffers of zero-copy sends, each held (by its own reference) until the send's
+    // notification says the kernel no longer reads it; slot i is the send whose data is i. Made on first use.
+    private ByteBuf[] zeroCopyHeld;
+    private int zeroCopyHeldCount;
+    private boolean zeroCopyRefused;
+    private long zeroCopySends;
 
     /**
      * A stream channel over {@code socket}, which it owns from now on (closed if the construction fails).
@@ -256,18 +267,8 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
                     buf.release();
                 }
             }
-            case IoUringIoOps.OP_SEND -> {
-                boolean shuttingDown = current && outputShutdownPending;
-                if (shuttingDown) {
-                    continueOutputShutdown(event.res());
-                }
-                ByteBuf buf = sending;
-                sending = takePendingRest();
-                buf.release();
-                if (current && !shuttingDown) {
-                    sent(event.res());
-                }
-            }
+            case IoUringIoOps.OP_SEND -> sendCompleted(event.res(), current);
+            case IoUringIoOps.OP_SEND_ZC -> zeroCopyCompleted(event, current);
             case IoUringIoOps.OP_WRITEV -> {
                 boolean shuttingDown = current && outputShutdownPending;
                 if (shuttingDown) {
@@ -392,8 +393,10 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
             if (in.size() > 1 && writev(in)) {
                 return;
             }
-            submit(IoUringIoOps.newSend(socket.intValue(), address(buf, buf.readerIndex(), readable), readable,
-                    MSG_NOSIGNAL, (short) 0));
+            long address = address(buf, buf.readerIndex(), readable);
+            if (!submitZeroCopySend(buf, address, readable)) {
+                submit(IoUringIoOps.newSend(socket.intValue(), address, readable, MSG_NOSIGNAL, (short) 0));
+            }
             // Ours until the completion: failing the queued writes on close must not free what the kernel reads.
             sending = buf.retain();
             return;
@@ -503,6 +506,90 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
                 closeIov();
             }
         }
+    }
+
+    /**
+     * Sends {@code readable} bytes of {@code buf} with {@code IORING_OP_SEND_ZC} if
+     * {@link IoUringChannelOption#SEND_ZC_THRESHOLD} asks for it and the kernel, the socket and a free slot allow;
+     * the slot holds a reference of its own until the notification.
+     *
+     * @return whether it did; if not, the caller sends as usual
+     */
+    private boolean submitZeroCopySend(ByteBuf buf, long address, int readable) throws IOException {
+        int threshold = config.sendZeroCopyThreshold();
+        if (threshold < 0 || readable < threshold || !SEND_ZC_SUPPORTED || zeroCopyRefused
+                || zeroCopyHeldCount == MAX_ZERO_COPY_HELD) {
+            return false;
+        }
+        ByteBuf[] held = zeroCopyHeld;
+        if (held == null) {
+            held = new ByteBuf[MAX_ZERO_COPY_HELD];
+            zeroCopyHeld = held;
+        }
+        int slot = 0;
+        while (held[slot] != null) {
+            slot++;
+        }
+        submit(new IoUringIoOps(IoUringIoOps.OP_SEND_ZC, (byte) 0, (short) 0, socket.intValue(), 0, address,
+                readable, MSG_NOSIGNAL, (short) 0, 0, 0, (short) slot));
+        held[slot] = buf.retain();
+        zeroCopyHeldCount++;
+        zeroCopySends++;
+        return true;
+    }
+
+    /**
+     * A completion of a zero-copy send: first its result, which completes the write as a plain send's does
+     * ({@link IoUringIoEvent#CQE_F_MORE} set if a notification follows), then the notification
+     * ({@link IoUringIoEvent#CQE_F_NOTIF}), which alone gives the buffer back. A socket that refuses zero-copy
+     * ({@code -EOPNOTSUPP}) sends nothing: the channel stops asking and the bytes go out with a plain send.
+     */
+    private void zeroCopyCompleted(IoUringIoEvent event, boolean current) {
+        if ((event.flags() & IoUringIoEvent.CQE_F_NOTIF) != 0) {
+            releaseZeroCopy(event.data());
+            return;
+        }
+        if (!event.hasMore()) {
+            // No notification follows: the kernel did not take the buffer.
+            releaseZeroCopy(event.data());
+        }
+        int res = event.res();
+        if (res == -EOPNOTSUPP) {
+            zeroCopyRefused = true;
+            res = 0;
+        }
+        sendCompleted(res, current);
+    }
+
+    /** The send of {@link #sending} (plain or zero-copy) completed with {@code res}: releases it, writes on. */
+    private void sendCompleted(int res, boolean current) {
+        boolean shuttingDown = current && outputShutdownPending;
+        if (shuttingDown) {
+            continueOutputShutdown(res);
+        }
+        ByteBuf buf = sending;
+        sending = takePendingRest();
+        buf.release();
+        if (current && !shuttingDown) {
+            sent(res);
+        }
+    }
+
+    private void releaseZeroCopy(int slot) {
+        ByteBuf buf = zeroCopyHeld[slot];
+        zeroCopyHeld[slot] = null;
+        zeroCopyHeldCount--;
+        buf.release();
+    }
+
+    /** Zero-copy sends whose buffers wait for their notification: for tests. Event loop only. */
+    int zeroCopyBuffersHeld() {
+        return zeroCopyHeldCount;
+    }
+
+    /** Zero-copy sends submitted so far: for tests. Event loop only. */
+    long zeroCopySends() {
+        return zeroCopySends;
     }
 
     private void sent(int res) {

@@ -21,9 +21,10 @@ import java.net.InetSocketAddress;
  *
  * <p>Options (besides those of every channel): {@code SO_KEEPALIVE}, {@code SO_SNDBUF}, {@code SO_RCVBUF},
  * {@code SO_REUSEADDR}, {@code SO_LINGER}, {@code TCP_NODELAY} (on by default) and {@code IP_TOS}, read from and
- * written to the socket, and {@link ChannelOption#ALLOW_HALF_CLOSURE}.
+ * written to the socket, {@link ChannelOption#ALLOW_HALF_CLOSURE}, and
+ * {@link IoUringChannelOption#SEND_ZC_THRESHOLD} (zero-copy sends of large buffers, off by default).
  *
- * <p>Not yet: multishot receive into provided buffer rings, {@code SEND_ZC}, splice for file regions. Thread-safe
+ * <p>Not yet: multishot receive into provided buffer rings, splice for file regions. Thread-safe
  * as every channel.
  */
 public final class IoUringSocketChannel extends AbstractIoUringStreamChannel {
@@ -48,7 +49,7 @@ public final class IoUringSocketChannel extends AbstractIoUringStreamChannel {
     private IoUringSocketChannel(ServerChannel parent, EventLoop eventLoop, Socket socket, boolean active) {
         super(parent, eventLoop, socket, active, ChannelOption.SO_KEEPALIVE, ChannelOption.SO_SNDBUF,
                 ChannelOption.SO_RCVBUF, ChannelOption.SO_REUSEADDR, ChannelOption.SO_LINGER,
-                ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS);
+                ChannelOption.TCP_NODELAY, ChannelOption.IP_TOS, IoUringChannelOption.SEND_ZC_THRESHOLD);
         configure("TCP_NODELAY", s -> s.setTcpNoDelay(true));
     }
 
