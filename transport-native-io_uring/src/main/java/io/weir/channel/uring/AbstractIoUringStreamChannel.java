@@ -42,6 +42,8 @@ import java.util.Arrays;
  * cannot free memory the kernel still reads. Heap and composite buffers are copied into one direct buffer when
  * written. A {@link FileRegion} goes out with {@code sendfile(2)} (or transfers itself) as on epoll, waiting for
  * writability with a one-shot {@code IORING_OP_POLL_ADD} when the socket is full. Other message types are refused.
+ * One buffer of at least {@link IoUringChannelOption#SEND_ZC_THRESHOLD} bytes (where the channel takes that
+ * option) goes out with {@code IORING_OP_SEND_ZC} instead, and is held until the send's notification.
  *
  * <p><b>Connecting.</b> A non-blocking {@code connect(2)}, then a one-shot {@code IORING_OP_POLL_ADD} for
  * writability, which completes the attempt; {@link ChannelOption#CONNECT_TIMEOUT_MILLIS} applies as on every
@@ -50,8 +52,8 @@ import java.util.Arrays;
  * <p>Options (besides those of every channel): the socket options the subclass names, read from and written to
  * the socket, and {@link ChannelOption#ALLOW_HALF_CLOSURE}.
  *
- * <p>Not yet: multishot receive into provided buffer rings, {@code SEND_ZC}, splice for file regions. Thread-safe
- * as every channel.
+ * <p>Not yet: multishot receive into provided buffer rings, splice for file regions. Thread-safe as every
+ * channel.
  */
 abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel implements DuplexChannel {
     private static final ChannelMetadata METADATA =
@@ -63,11 +65,6 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // The data of this channel's polls: the connect attempt's, and the wait for writability a file region needs.
     private static final short POLL_CONNECT = 1;
     private static final short POLL_WRITABLE = 2;
-    /** The most zero-copy sends whose buffers wait for their notification; beyond, writes use a plain send. */
-    static final int MAX_ZERO_COPY_HELD = 16;
-    /** {@code EOPNOTSUPP}: the socket does not do zero-copy sends. */
-    private static final int EOPNOTSUPP = 95;
-    private static final boolean SEND_ZC_SUPPORTED = IoUring.isOperationSupported(IoUringIoOps.OP_SEND_ZC);
 
     private final ChannelOutboundBuffer.MessageProcessor gatherer = this::gather;
     // Event loop only: the memory lent to the operation in flight of each kind, released by its completion.
@@ -90,12 +87,6 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // Event loop only: file regions go out through the shared writer; a poll for writability may be pending.
     private UnixStreamWriter fileWriter;
     private boolean writablePollPending;
-    // Event loop only: the buffers of zero-copy sends, each held (by its own reference) until the send's
-    // notification says the kernel no longer reads it; slot i is the send whose data is i. Made on first use.
-    private ByteBuf[] zeroCopyHeld;
-    private int zeroCopyHeldCount;
-    private boolean zeroCopyRefused;
-    private long zeroCopySends;
 
     /**
      * A stream channel over {@code socket}, which it owns from now on (closed if the construction fails).
@@ -507,6 +498,21 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
             }
         }
     }
+
+    // ---------------------------------------------------------------- zero-copy sends
+
+    /** The most zero-copy sends whose buffers wait for their notification; beyond, writes use a plain send. */
+    static final int MAX_ZERO_COPY_HELD = 16;
+    /** {@code EOPNOTSUPP}: the socket does not do zero-copy sends. */
+    private static final int EOPNOTSUPP = 95;
+    private static final boolean SEND_ZC_SUPPORTED = IoUring.isOperationSupported(IoUringIoOps.OP_SEND_ZC);
+
+    // Event loop only: the buffers of zero-copy sends, each held (by its own reference) until the send's
+    // notification says the kernel no longer reads it; slot i is the send whose data is i. Made on first use.
+    private ByteBuf[] zeroCopyHeld;
+    private int zeroCopyHeldCount;
+    private boolean zeroCopyRefused;
+    private long zeroCopySends;
 
     /**
      * Sends {@code readable} bytes of {@code buf} with {@code IORING_OP_SEND_ZC} if

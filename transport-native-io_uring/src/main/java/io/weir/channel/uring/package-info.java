@@ -28,7 +28,9 @@
  *       {@code --transport io_uring}. Every buffer lent to the kernel is released by its operation's completion,
  *       so closing with operations in flight never frees memory the kernel still uses, and a channel makes the
  *       handler submit what is queued before it closes its descriptor, so no SQE can reach a descriptor number
- *       that was reused meanwhile.</li>
+ *       that was reused meanwhile. Writes of one buffer from
+ *       {@link io.weir.channel.uring.IoUringChannelOption#SEND_ZC_THRESHOLD} bytes on go out with
+ *       {@code IORING_OP_SEND_ZC}, the buffer held until the notification (off by default).</li>
  *   <li>Unix domain stream: {@link io.weir.channel.uring.IoUringServerDomainSocketChannel} and
  *       {@link io.weir.channel.uring.IoUringDomainSocketChannel}, the TCP channels' code (their shared bases) over
  *       {@link io.weir.channel.unix.DomainSocketAddress}es, with the peer's credentials; the server deletes its
@@ -41,7 +43,7 @@
  *
  * <h2>What does not exist yet</h2>
  * Multishot receive into provided buffer rings (each connection now holds a
- * receive buffer while it waits); {@code SEND_ZC}; splice for {@link io.weir.channel.FileRegion}s (they use a
+ * receive buffer while it waits); splice for {@link io.weir.channel.FileRegion}s (they use a
  * direct {@code sendfile(2)} now); the server's own test matrix over io_uring; the benchmarks against epoll and
  * Netty's io_uring. The SQE of each
  * operation is described by a new {@link io.weir.channel.uring.IoUringIoOps}, an allocation per operation that
