@@ -367,8 +367,15 @@ public final class IoUringDatagramChannel extends AbstractIoUringChannel {
                 batch.submitAll();
                 return;
             }
-            // The head cannot be sent at all: a plain buffer while not connected, or a peer the socket cannot reach.
-            in.remove(batch.takeHeadFailure());
+            Throwable failure = batch.takeHeadFailure();
+            if (failure != null) {
+                // The head cannot be sent at all: a plain buffer while not connected, or a peer the socket cannot
+                // reach.
+                in.remove(failure);
+            } else {
+                // Every flushed entry was cancelled before the flush: they only leave.
+                in.remove();
+            }
         }
     }
 
