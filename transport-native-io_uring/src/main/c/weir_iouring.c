@@ -18,6 +18,9 @@
 #include "weir_unix.h"
 
 #define IOURING_NATIVE_CLASS "io/weir/channel/uring/Native"
+
+/* weir_iouring_datagram.c: registers io.weir.channel.uring.IoUringDatagramNative; 0, or -1 with an exception. */
+int weir_iouring_datagram_jni_load(JNIEnv* env);
 #define NANOS_PER_SECOND 1000000000LL
 
 /* Older C libraries lack the numbers; they are the same on every architecture since Linux 5.1. */
@@ -324,7 +327,8 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
         return JNI_ERR;
     }
     jint count = (jint) (sizeof(iouring_methods) / sizeof(iouring_methods[0]));
-    if (weir_register_natives(env, IOURING_NATIVE_CLASS, iouring_methods, count) == 0) {
+    if (weir_register_natives(env, IOURING_NATIVE_CLASS, iouring_methods, count) == 0
+            && weir_iouring_datagram_jni_load(env) == 0) {
         return WEIR_JNI_VERSION;
     }
     weir_unix_jni_unload(env);

@@ -2,19 +2,11 @@ package io.weir.channel.uring;
 
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelException;
-import io.weir.channel.ChannelMetadata;
 import io.weir.channel.ChannelOption;
-import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
-import io.weir.channel.IoRegistration;
-import io.weir.channel.ServerChannel;
-import io.weir.channel.internal.AcceptBackoff;
-import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 
 /**
  * A listening TCP socket on io_uring: one multishot {@code IORING_OP_ACCEPT} (Linux 5.19; one accept per
@@ -24,32 +16,19 @@ import java.net.SocketAddress;
  *
  * <p>Accepting goes on while a read is wanted (auto-read, or {@link Channel#read()} until a connection was
  * delivered); once neither holds, the accept is cancelled. When accepting fails (out of descriptors) the channel
- * stays open, fires {@code exceptionCaught} and pauses for a doubling while ({@link AcceptBackoff}); the
- * connections the kernel queued meanwhile are accepted after the pause. An accepted channel that no handler takes
- * is closed. Writing fails with {@link UnsupportedOperationException}.
+ * stays open, fires {@code exceptionCaught} and pauses for a doubling while
+ * ({@link io.weir.channel.internal.AcceptBackoff}); the connections the kernel queued meanwhile are accepted after
+ * the pause. An accepted channel that no handler takes is closed. Writing fails with
+ * {@link UnsupportedOperationException}.
  *
  * <p>Options: {@link ChannelOption#SO_BACKLOG} (used when binding), {@code SO_REUSEADDR} (on by default),
  * {@code SO_RCVBUF} (inherited by accepted sockets) and {@code SO_REUSEPORT}. Thread-safe as every channel.
  */
-public final class IoUringServerSocketChannel extends AbstractIoUringChannel implements ServerChannel {
+public final class IoUringServerSocketChannel extends AbstractIoUringServerChannel {
     /** Default {@link ChannelOption#SO_BACKLOG}: pending connections the kernel queues before accept. */
-    public static final int DEFAULT_BACKLOG = 1024;
+    public static final int DEFAULT_BACKLOG = AbstractIoUringServerChannel.DEFAULT_BACKLOG;
 
     private static final ChannelOption<Boolean> SO_REUSEPORT = ChannelOption.valueOf("SO_REUSEPORT");
-    private static final ChannelMetadata METADATA =
-            new ChannelMetadata(false, io.weir.channel.DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ);
-    /** {@code IORING_ACCEPT_MULTISHOT}, in the SQE's {@code ioprio}. */
-    private static final short IORING_ACCEPT_MULTISHOT = 1;
-    /** {@code accept4(2)} flags: {@code SOCK_NONBLOCK | SOCK_CLOEXEC}. */
-    private static final int ACCEPT_FLAGS = 0x800 | 0x80000;
-
-    private final EventLoopGroup childGroup;
-    // Event loop only.
-    private final AcceptBackoff acceptBackoff = new AcceptBackoff();
-    private final Runnable resumeAccepting = this::resumeAccepting;
-    private long acceptId;
-    private boolean acceptCancelRequested;
-    private boolean multishot = true;
 
     /**
      * A new, unbound server socket (IPv6 dual-stack where the kernel supports it) on {@code eventLoop} whose
@@ -61,24 +40,9 @@ public final class IoUringServerSocketChannel extends AbstractIoUringChannel imp
      * @throws UnsatisfiedLinkError if {@link IoUring#isAvailable()} is false
      */
     public IoUringServerSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup) {
-        this(eventLoop, childGroup, openStreamSocket());
-    }
-
-    private IoUringServerSocketChannel(EventLoop eventLoop, EventLoopGroup childGroup, Socket socket) {
-        super(null, eventLoop, socket, false, METADATA, DEFAULT_BACKLOG, ChannelOption.SO_REUSEADDR,
-                ChannelOption.SO_RCVBUF, SO_REUSEPORT);
-        if (childGroup == null) {
-            NullPointerException e = new NullPointerException("childGroup");
-            closeAfterFailure(socket, e);
-            throw e;
-        }
-        this.childGroup = childGroup;
+        super(eventLoop, childGroup, openStreamSocket(), ChannelOption.SO_REUSEADDR, ChannelOption.SO_RCVBUF,
+                SO_REUSEPORT);
         configure("SO_REUSEADDR", s -> s.setReuseAddress(true));
-    }
-
-    @Override
-    public EventLoopGroup childEventLoopGroup() {
-        return childGroup;
     }
 
     @Override
@@ -87,136 +51,7 @@ public final class IoUringServerSocketChannel extends AbstractIoUringChannel imp
     }
 
     @Override
-    protected SocketAddress remoteAddress0() {
-        return null;
-    }
-
-    @Override
-    protected void doBind(SocketAddress localAddress) throws Exception {
-        socket.bind(localAddress);
-        socket.listen(config.backlog());
-        markActive();
-    }
-
-    // ---------------------------------------------------------------- accepting
-
-    @Override
-    void startInput() {
-        if (acceptId != 0 || acceptBackoff.isPaused() || !isActive()) {
-            return;
-        }
-        try {
-            acceptId = submit(new IoUringIoOps(IoUringIoOps.OP_ACCEPT, (byte) 0,
-                    multishot ? IORING_ACCEPT_MULTISHOT : 0, socket.intValue(), 0, 0, 0, ACCEPT_FLAGS, (short) 0, 0,
-                    0, (short) 0));
-            acceptCancelRequested = false;
-        } catch (IOException e) {
-            close(voidPromise());
-        }
-    }
-
-    @Override
-    void completed(IoUringIoEvent event, boolean current) {
-        if (event.opcode() != IoUringIoOps.OP_ACCEPT) {
-            // The result of a cancellation this channel asked for; the accept's own completion tells.
-            return;
-        }
-        if (!event.hasMore()) {
-            acceptId = 0;
-        }
-        int res = event.res();
-        if (!current) {
-            if (res >= 0) {
-                closeQuietly(socket.acceptedSocket(res));
-            }
-            return;
-        }
-        if (res >= 0) {
-            accepted(socket.acceptedSocket(res));
-        } else if (res == -Native.EINVAL && multishot) {
-            // A kernel before 5.19: one accept per submission.
-            multishot = false;
-        } else if (res != -Native.ECANCELED) {
-            acceptFailed(res);
-        }
-        if (!isActive()) {
-            return;
-        }
-        if (wantsInput()) {
-            startInput();
-        } else if (acceptId != 0 && !acceptCancelRequested) {
-            cancelAccept();
-        }
-    }
-
-    private void accepted(Socket accepted) {
-        Channel child;
-        try {
-            child = new IoUringSocketChannel(this, childGroup.next(), accepted);
-        } catch (Throwable t) {
-            // The child's constructor may have closed it already; closing twice is harmless.
-            closeQuietly(accepted);
-            pipeline().fireExceptionCaught(t);
-            return;
-        }
-        acceptBackoff.accepted();
-        readServed();
-        pipeline().fireChannelRead(child);
-        pipeline().fireChannelReadComplete();
-    }
-
-    /** Accepting failed (out of descriptors): pause (see {@link AcceptBackoff}), reporting as it says. */
-    private void acceptFailed(int res) {
-        if (acceptId != 0) {
-            cancelAccept();
-        }
-        if (acceptBackoff.pause(eventLoop(), resumeAccepting)) {
-            pipeline().fireExceptionCaught(Errors.newIoException("accept", res));
-        }
-    }
-
-    private void resumeAccepting() {
-        acceptBackoff.resume();
-        if (isOpen() && wantsInput()) {
-            startInput();
-        }
-    }
-
-    private void cancelAccept() {
-        IoRegistration registration = ioRegistration();
-        if (registration != null && registration.isValid()) {
-            registration.submit(IoUringIoOps.newAsyncCancel(acceptId, (short) 0));
-            acceptCancelRequested = true;
-        }
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException e) {
-            // Nothing was done with it yet: nothing is lost.
-        }
-    }
-
-    // ---------------------------------------------------------------- no writes
-
-    @Override
-    protected void doWrite(ChannelOutboundBuffer in) {
-        throw new UnsupportedOperationException("a server channel cannot write");
-    }
-
-    @Override
-    protected Object filterOutboundMessage(Object msg) {
-        throw new UnsupportedOperationException("a server channel cannot write: " + msg.getClass().getName());
-    }
-
-    /** An accepted channel nobody took: close it, or its socket would stay open with no one to read it. */
-    @Override
-    protected void onUnhandledInboundMessage(Object msg) {
-        if (msg instanceof Channel child) {
-            child.close();
-        } else {
-            super.onUnhandledInboundMessage(msg);
-        }
+    Channel newChildChannel(EventLoop eventLoop, Socket accepted) {
+        return new IoUringSocketChannel(this, eventLoop, accepted);
     }
 }

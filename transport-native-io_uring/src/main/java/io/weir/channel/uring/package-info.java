@@ -40,16 +40,25 @@
  *       {@code --transport io_uring}. Every buffer lent to the kernel is released by its operation's completion,
  *       so closing with operations in flight never frees memory the kernel still uses, and a channel makes the
  *       handler submit what is queued before it closes its descriptor, so no SQE can reach a descriptor number
- *       that was reused meanwhile.</li>
+ *       that was reused meanwhile. Writes of one buffer from
+ *       {@link io.weir.channel.uring.IoUringChannelOption#SEND_ZC_THRESHOLD} bytes on go out with
+ *       {@code IORING_OP_SEND_ZC}, the buffer held until the notification (off by default).</li>
+ *   <li>Unix domain stream: {@link io.weir.channel.uring.IoUringServerDomainSocketChannel} and
+ *       {@link io.weir.channel.uring.IoUringDomainSocketChannel}, the TCP channels' code (their shared bases) over
+ *       {@link io.weir.channel.unix.DomainSocketAddress}es, with the peer's credentials; the server deletes its
+ *       socket file when it closes.</li>
+ *   <li>UDP: {@link io.weir.channel.uring.IoUringDatagramChannel}, one {@code IORING_OP_RECVMSG} in flight and up
+ *       to 16 linked {@code IORING_OP_SENDMSG}s per flush, each operation's msghdr, iovec and address in a native
+ *       block the channel frees only once it is closed and nothing is in flight; truncated datagrams dropped and
+ *       reported; connect, disconnect, multicast and the datagram options as on epoll.</li>
  * </ul>
  *
  * <h2>What does not exist yet</h2>
- * Unix domain stream and UDP channels; incremental buffer consumption ({@code IOU_PBUF_RING_INC}) and buffer sizes
- * that adapt to the traffic (the ring's size is fixed per loop); {@code SEND_ZC}; splice for
- * {@link io.weir.channel.FileRegion}s (they use a direct {@code sendfile(2)} now); the throughput benchmarks
- * against epoll and Netty's io_uring. The reference server's HTTP/1.1 and h2c tests run over io_uring
- * ({@code HttpServerTest}, {@code IoUringHttp2InteropTest}); the memory of 10,000 idle connections is in
- * {@code microbench/results/2026-12-06-uring-idle-rss.txt}. The SQE of each
+ * Incremental buffer consumption ({@code IOU_PBUF_RING_INC}) and buffer sizes that adapt to the traffic (the
+ * ring's size is fixed per loop); splice for {@link io.weir.channel.FileRegion}s (they use a direct
+ * {@code sendfile(2)} now); the throughput benchmarks against epoll and Netty's io_uring. The reference server's
+ * HTTP/1.1 and h2c tests run over io_uring ({@code HttpServerTest}, {@code IoUringHttp2InteropTest}); the memory
+ * of 10,000 idle connections is in {@code microbench/results/2026-12-06-uring-idle-rss.txt}. The SQE of each
  * operation is described by a new {@link io.weir.channel.uring.IoUringIoOps}, an allocation per operation that
  * the channels may pool later.
  *
