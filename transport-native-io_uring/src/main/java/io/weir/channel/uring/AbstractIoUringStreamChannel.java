@@ -314,6 +314,8 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
                 }
                 if (current && !shuttingDown) {
                     sent(event.res());
+                } else if (!current) {
+                    staleSent(event.res());
                 }
             }
             case IoUringIoOps.OP_POLL_ADD -> {
@@ -825,6 +827,27 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         buf.release();
         if (current && !shuttingDown) {
             sent(res);
+        } else if (!current) {
+            staleSent(res);
+        }
+    }
+
+    /**
+     * A send or writev that completed after the channel was deregistered: its bytes left all the same, so they leave
+     * the outbound buffer (or they would be sent twice once the channel is registered again), and the rest goes out
+     * on the new registration if there is one. A failure is left to the writes on the new registration to meet.
+     */
+    private void staleSent(int res) {
+        if (res <= 0 || !isOpen()) {
+            return;
+        }
+        ChannelOutboundBuffer in = outboundBuffer();
+        if (in != null) {
+            in.removeBytes(res);
+        }
+        IoRegistration registration = ioRegistration();
+        if (registration != null && registration.isValid()) {
+            writeFlushed();
         }
     }
 

@@ -317,4 +317,48 @@ class IoUringSocketChannelTest {
         assertThat(received.all.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(data);
         written.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
+
+    @Test
+    void bytesSentWhileTheChannelIsDeregisteredAreNotSentAgainAfterItRegistersAgain() throws Exception {
+        // The server answers the first byte with 256 KiB and deregisters at once, its send still in flight; it
+        // registers again, ends with one byte and closes. The client must get each byte once, in order.
+        int answerBytes = 256 * 1024;
+        IoUringServerSocketChannel server = track(new IoUringServerSocketChannel(loop, group));
+        server.pipeline().addLast(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                Channel child = track((Channel) msg);
+                child.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ((ByteBuf) msg).release();
+                        ByteBuf answer = ctx.alloc().directBuffer(answerBytes);
+                        for (int i = 0; i < answerBytes; i++) {
+                            answer.writeByte(i % 251);
+                        }
+                        ctx.writeAndFlush(answer);
+                        ctx.deregister().addListener(f -> ctx.channel().register().addListener(r ->
+                                ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {'Z'}))
+                                        .addListener(w -> ctx.close())));
+                    }
+                });
+                child.register();
+            }
+        });
+        server.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        server.bind(LOOPBACK).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        InetSocketAddress address = (InetSocketAddress) server.localAddress();
+        try (java.net.Socket socket = new java.net.Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            socket.getOutputStream().write('?');
+            byte[] received = socket.getInputStream().readAllBytes();
+            assertThat(received).as("each byte once, then the end").hasSize(answerBytes + 1);
+            for (int i = 0; i < answerBytes; i++) {
+                if (received[i] != (byte) (i % 251)) {
+                    throw new AssertionError("byte " + i + " is " + received[i] + ", expected " + (i % 251));
+                }
+            }
+            assertThat(received[answerBytes]).isEqualTo((byte) 'Z');
+        }
+    }
 }
