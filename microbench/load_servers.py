@@ -3,8 +3,9 @@
 A server is named framework:transport (weir:epoll, netty:io_uring) or nginx. The Java ones are microbench's
 like-for-like plaintext servers (WeirPlaintextServer, NettyPlaintextServer) with one event loop; nginx, when it is
 installed, runs as one process serving on one worker's event loop (master_process off), answering every request
-with the same 13-byte body. The scripts pin each server to one CPU with taskset and read its CPU time from
-/proc/<pid>/stat, so every server here is exactly one process.
+with the same 13-byte body (its headers add Date and Connection, about 60 bytes more per response than the Java
+servers send). The scripts pin each server to one CPU with taskset and read its CPU time from /proc/<pid>/stat, so
+every server here is exactly one process.
 """
 import os
 import shutil

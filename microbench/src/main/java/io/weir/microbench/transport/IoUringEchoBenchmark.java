@@ -18,7 +18,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * all of it is back. A 64 KiB message crosses loopback in several segments, so each round trip is many receive
  * completions, partial sends and buffer-size guesses on both sides: the score, round trips per millisecond of one
  * server loop and one client loop ({@value #ROUNDS} per invocation), multiplied by {@code size} is the bytes echoed.
- * Same handlers as {@link NioPingPongBenchmark}; linux 5.11+ with io_uring enabled; each method's fork sets up only
+ * Same handlers as {@link NioPingPongBenchmark}; Linux 5.11+ with io_uring enabled; each method's fork sets up only
  * the side it measures.
  */
 @Fork(value = AbstractMicrobenchmark.FORKS, jvmArgsAppend = {
