@@ -38,42 +38,34 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
     @Param({"64", "4096"})
     public int size;
 
-    private NioPingPongBenchmark.WeirSide weir;
-    private NioPingPongBenchmark.NettySide netty;
+    private ForkSide side;
 
     @Setup
     public void setup(BenchmarkParams params) throws Exception {
-        String method = TransportLoops.methodName(params);
-        if (method.startsWith("weir")) {
-            weir = new NioPingPongBenchmark.WeirSide(size, TransportLoops.Weir.epoll(),
-                    io.weir.channel.epoll.EpollServerSocketChannel.class,
-                    io.weir.channel.epoll.EpollSocketChannel.class);
-        } else {
-            netty = new NioPingPongBenchmark.NettySide(size, method.endsWith("_busyWait")
-                    ? TransportLoops.Netty.epollBusyWait() : TransportLoops.Netty.epoll(),
-                    io.netty.channel.epoll.EpollServerSocketChannel.class,
-                    io.netty.channel.epoll.EpollSocketChannel.class);
-        }
+        boolean busyWait = TransportLoops.methodName(params).endsWith("_busyWait");
+        side = ForkSide.open(params,
+                () -> new NioPingPongBenchmark.WeirSide(size, TransportLoops.Weir.epoll(),
+                        io.weir.channel.epoll.EpollServerSocketChannel.class,
+                        io.weir.channel.epoll.EpollSocketChannel.class),
+                () -> new NioPingPongBenchmark.NettySide(size,
+                        busyWait ? TransportLoops.Netty.epollBusyWait() : TransportLoops.Netty.epoll(),
+                        io.netty.channel.epoll.EpollServerSocketChannel.class,
+                        io.netty.channel.epoll.EpollSocketChannel.class));
     }
 
     @TearDown
     public void tearDown() throws Exception {
-        if (weir != null) {
-            weir.close();
-        }
-        if (netty != null) {
-            netty.close();
-        }
+        side.close();
     }
 
     @Benchmark
     public int weirPingPong() throws Exception {
-        return weir.run(ROUNDS);
+        return side.weir().run(ROUNDS);
     }
 
     @Benchmark
     public int nettyPingPong() throws Exception {
-        return netty.run(ROUNDS);
+        return side.netty().run(ROUNDS);
     }
 
     @Benchmark
@@ -83,7 +75,7 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
             EpollEventLoopExecuteBenchmark.NATIVE_ACCESS,
             AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_OFF, AbstractMicrobenchmark.WEIR_IDLE_SPIN_OFF})
     public int weirPingPong_pollSpinOff() throws Exception {
-        return weir.run(ROUNDS);
+        return side.weir().run(ROUNDS);
     }
 
     @Benchmark
@@ -92,11 +84,11 @@ public class EpollPingPongBenchmark extends AbstractMicrobenchmark {
             AbstractMicrobenchmark.WEIR_NO_LEAK_DETECTION, AbstractMicrobenchmark.NETTY_NO_LEAK_DETECTION,
             EpollEventLoopExecuteBenchmark.NATIVE_ACCESS, AbstractMicrobenchmark.WEIR_EPOLL_IDLE_POLL_ON})
     public int weirPingPong_idlePoll() throws Exception {
-        return weir.run(ROUNDS);
+        return side.weir().run(ROUNDS);
     }
 
     @Benchmark
     public int nettyPingPong_busyWait() throws Exception {
-        return netty.run(ROUNDS);
+        return side.netty().run(ROUNDS);
     }
 }

@@ -49,6 +49,12 @@ final class TransportLoops {
             return new Weir(io.weir.channel.nio.NioIoHandler::newFactory);
         }
 
+        /** io_uring loops; fails the fork with the kernel's reason where io_uring cannot run. */
+        static Weir ioUring() {
+            io.weir.channel.uring.IoUring.ensureAvailability();
+            return new Weir(io.weir.channel.uring.IoUringIoHandler::newFactory);
+        }
+
         /** Closes {@code channels} in order (a null one is skipped), then the client loop and the server loop. */
         void close(io.weir.channel.Channel... channels) throws Exception {
             for (io.weir.channel.Channel channel : channels) {
@@ -79,6 +85,12 @@ final class TransportLoops {
 
         static Netty nio() {
             return new Netty(io.netty.channel.nio.NioIoHandler::newFactory);
+        }
+
+        /** Netty 4.2's io_uring loops, with its defaults; fails the fork where io_uring cannot run. */
+        static Netty ioUring() {
+            io.netty.channel.uring.IoUring.ensureAvailability();
+            return new Netty(io.netty.channel.uring.IoUringIoHandler::newFactory);
         }
 
         /**

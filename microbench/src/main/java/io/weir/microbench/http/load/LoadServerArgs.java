@@ -1,10 +1,10 @@
 package io.weir.microbench.http.load;
 
 /**
- * The command line shared by {@link WeirPlaintextServer} and {@link NettyPlaintextServer}, so both halves of
- * the load test are started the same way: {@code [--port N] [--transport nio|epoll] [--threads N]}.
+ * The command line shared by every load server here, so both halves of a load test are started the same way:
+ * {@code [--port N] [--transport nio|epoll|io_uring] [--threads N]}.
  */
-record LoadServerArgs(int port, boolean epoll, int threads) {
+record LoadServerArgs(int port, Transport transport, int threads) {
     static final int DEFAULT_PORT = 8080;
     /**
      * The {@code Server} header both servers send: one value, so their responses are byte-identical and neither
@@ -12,9 +12,45 @@ record LoadServerArgs(int port, boolean epoll, int threads) {
      */
     static final String SERVER_HEADER = "plaintext";
 
+    /** The I/O a server runs on, as {@code --transport} names it; each framework maps it to its own classes. */
+    enum Transport {
+        NIO("nio"),
+        EPOLL("epoll"),
+        IO_URING("io_uring");
+
+        private final String label;
+
+        Transport(String label) {
+            this.label = label;
+        }
+
+        /** The name {@code --transport} takes and the servers print. */
+        String label() {
+            return label;
+        }
+
+        static Transport of(String label) {
+            for (Transport t : values()) {
+                if (t.label.equals(label)) {
+                    return t;
+                }
+            }
+            throw new IllegalArgumentException("--transport: " + label + " (expected: nio, epoll or io_uring)");
+        }
+
+        /**
+         * Thrown at start-up when this transport cannot run here, with the framework's own reason, so that a load
+         * script stops with a cause instead of quietly measuring another transport.
+         */
+        IllegalStateException unavailable(String framework, Throwable cause) {
+            return new IllegalStateException(framework + "'s " + label + " transport is unavailable here: " + cause,
+                    cause);
+        }
+    }
+
     static LoadServerArgs parse(String[] args) {
         int port = DEFAULT_PORT;
-        boolean epoll = false;
+        Transport transport = Transport.NIO;
         int threads = 1;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
@@ -25,12 +61,7 @@ record LoadServerArgs(int port, boolean epoll, int threads) {
             switch (name) {
                 case "--port" -> port = Integer.parseInt(value);
                 case "--threads" -> threads = Integer.parseInt(value);
-                case "--transport" -> {
-                    if (!value.equals("nio") && !value.equals("epoll")) {
-                        throw new IllegalArgumentException("--transport: " + value + " (expected: nio or epoll)");
-                    }
-                    epoll = value.equals("epoll");
-                }
+                case "--transport" -> transport = Transport.of(value);
                 default -> throw new IllegalArgumentException(
                         "unknown option: " + name + " (expected: --port, --transport, --threads)");
             }
@@ -41,6 +72,6 @@ record LoadServerArgs(int port, boolean epoll, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("--threads: " + threads + " (expected: >= 1)");
         }
-        return new LoadServerArgs(port, epoll, threads);
+        return new LoadServerArgs(port, transport, threads);
     }
 }

@@ -19,7 +19,7 @@ import io.netty.handler.codec.http2.Http2Settings;
  * and response bytes as {@link WeirH2cServer}; flushed once per read by the connection handler.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.NettyH2cConnectionHandlerServer
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class NettyH2cConnectionHandlerServer {
 

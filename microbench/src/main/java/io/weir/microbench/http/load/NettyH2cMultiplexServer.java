@@ -10,13 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
@@ -33,7 +27,7 @@ import io.netty.util.ReferenceCountUtil;
  * bytes as {@link WeirH2cServer}.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.NettyH2cMultiplexServer
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class NettyH2cMultiplexServer {
     static final AsciiString STATUS_OK = AsciiString.cached("200");
@@ -70,20 +64,17 @@ public final class NettyH2cMultiplexServer {
     /** Binds a one-loop server (as every h2c load server does) and waits until it closes. */
     static void run(String name, LoadServerArgs options, ByteBuf body, ChannelHandler childHandler)
             throws InterruptedException {
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        NettyLoadTransport transport = NettyLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(childHandler)
                     .bind(options.port()).sync().channel();
-            System.out.println(name + " on " + server.localAddress() + " (" + (epoll ? "epoll" : "nio") + ", "
+            System.out.println(name + " on " + server.localAddress() + " (" + options.transport().label() + ", "
                     + options.threads() + " thread(s))");
             server.closeFuture().sync();
         } finally {

@@ -10,14 +10,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -37,7 +31,7 @@ import java.nio.charset.StandardCharsets;
  * does; responses to pipelined requests are written as they are decoded and flushed once per read.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.NettyPlaintextServer
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class NettyPlaintextServer {
     private static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
@@ -50,17 +44,14 @@ public final class NettyPlaintextServer {
 
     public static void main(String[] args) throws Exception {
         LoadServerArgs options = LoadServerArgs.parse(args);
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        NettyLoadTransport transport = NettyLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         // Shared by every response through retained duplicates, as in WeirPlaintextServer.
         ByteBuf body = Unpooled.directBuffer(BODY.length).writeBytes(BODY);
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -71,7 +62,7 @@ public final class NettyPlaintextServer {
                     })
                     .bind(options.port()).sync().channel();
             System.out.println("netty plaintext server on " + server.localAddress() + " ("
-                    + (epoll ? "epoll" : "nio") + ", " + options.threads() + " thread(s))");
+                    + options.transport().label() + ", " + options.threads() + " thread(s))");
             server.closeFuture().sync();
         } finally {
             group.shutdownGracefully();

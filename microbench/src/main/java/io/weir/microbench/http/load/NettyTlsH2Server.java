@@ -10,13 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
@@ -37,7 +31,7 @@ import io.weir.handler.ssl.SelfSignedCertificate;
  * {@code Http2MultiplexHandler}, ALPN h2 only, TLS 1.3 with AES-128-GCM, a new self-signed EC P-256 certificate).
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.NettyTlsH2Server
- * [--port 8443] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8443] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class NettyTlsH2Server {
     private NettyTlsH2Server() {
@@ -53,17 +47,14 @@ public final class NettyTlsH2Server {
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, "h2"))
                 .build();
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        NettyLoadTransport transport = NettyLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         ByteBuf body = Unpooled.directBuffer(WeirTlsH2Server.BODY.length).writeBytes(WeirTlsH2Server.BODY);
         StreamHandler streams = new StreamHandler(body);
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<Channel>() {
@@ -74,7 +65,7 @@ public final class NettyTlsH2Server {
                         }
                     })
                     .bind(options.port()).sync().channel();
-            System.out.println("netty h2 TLS server on " + server.localAddress() + " (" + (epoll ? "epoll" : "nio")
+            System.out.println("netty h2 TLS server on " + server.localAddress() + " (" + options.transport().label()
                     + ", " + options.threads() + " thread(s), JDK provider)");
             server.closeFuture().sync();
         } finally {

@@ -8,14 +8,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -28,7 +22,7 @@ import io.netty.util.ReferenceCountUtil;
  * Netty's API ({@code /ws}, no compression, Netty's default frame limits, one flush per read).
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.NettyWebSocketEchoServer
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class NettyWebSocketEchoServer {
     private NettyWebSocketEchoServer() {
@@ -36,16 +30,13 @@ public final class NettyWebSocketEchoServer {
 
     public static void main(String[] args) throws Exception {
         LoadServerArgs options = LoadServerArgs.parse(args);
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        NettyLoadTransport transport = NettyLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         Echo echo = new Echo();
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -58,7 +49,7 @@ public final class NettyWebSocketEchoServer {
                     })
                     .bind(options.port()).sync().channel();
             System.out.println("netty websocket echo server on " + server.localAddress() + " ("
-                    + (epoll ? "epoll" : "nio") + ", " + options.threads() + " thread(s))");
+                    + options.transport().label() + ", " + options.threads() + " thread(s))");
             server.closeFuture().sync();
         } finally {
             group.shutdownGracefully();

@@ -9,13 +9,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
-import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.ServerChannel;
-import io.weir.channel.epoll.EpollIoHandler;
-import io.weir.channel.epoll.EpollServerSocketChannel;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.handler.codec.http2.Http2DataFrame;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2FrameStream;
@@ -36,9 +30,9 @@ import java.util.Arrays;
  * request's HEADERS arrive; the multiplexer flushes once per read.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.WeirH2cServer [--style mux|frames]
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens. {@code --style frames}
- * runs the {@code Http2FrameCodec} alone and answers on the connection's pipeline, without child channels: the
- * counterpart of {@link NettyH2cConnectionHandlerServer}.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
+ * {@code --style frames} runs the {@code Http2FrameCodec} alone and answers on the connection's pipeline, without
+ * child channels: the counterpart of {@link NettyH2cConnectionHandlerServer}.
  */
 public final class WeirH2cServer {
     static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
@@ -65,11 +59,8 @@ public final class WeirH2cServer {
             args = Arrays.copyOfRange(args, 2, args.length);
         }
         LoadServerArgs options = LoadServerArgs.parse(args);
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        WeirLoadTransport transport = WeirLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         ByteBuf body = Unpooled.directBuffer(BODY.length).writeBytes(BODY);
         Http2ServerInitializer h2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(),
                 new StreamHandler(body));
@@ -77,7 +68,7 @@ public final class WeirH2cServer {
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<Channel>() {
@@ -93,7 +84,7 @@ public final class WeirH2cServer {
                     })
                     .bind(options.port()).sync().channel();
             System.out.println("weir h2c server (" + (frames ? "frames" : "mux") + ") on " + server.localAddress()
-                    + " (" + (epoll ? "epoll" : "nio")
+                    + " (" + options.transport().label()
                     + ", " + options.threads() + " thread(s))");
             server.closeFuture().sync();
         } finally {

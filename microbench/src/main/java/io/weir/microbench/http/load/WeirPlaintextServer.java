@@ -10,13 +10,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
-import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.ServerChannel;
-import io.weir.channel.epoll.EpollIoHandler;
-import io.weir.channel.epoll.EpollServerSocketChannel;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpResponse;
 import io.weir.handler.codec.http.HttpHeaderNames;
@@ -37,7 +31,7 @@ import java.nio.charset.StandardCharsets;
  * flushed once per read.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.WeirPlaintextServer
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class WeirPlaintextServer {
     static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
@@ -50,17 +44,14 @@ public final class WeirPlaintextServer {
 
     public static void main(String[] args) throws Exception {
         LoadServerArgs options = LoadServerArgs.parse(args);
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        WeirLoadTransport transport = WeirLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         // Shared by every response through retained duplicates, as in NettyPlaintextServer.
         ByteBuf body = Unpooled.directBuffer(BODY.length).writeBytes(BODY);
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<Channel>() {
@@ -71,7 +62,7 @@ public final class WeirPlaintextServer {
                     })
                     .bind(options.port()).sync().channel();
             System.out.println("weir plaintext server on " + server.localAddress() + " ("
-                    + (epoll ? "epoll" : "nio") + ", " + options.threads() + " thread(s))");
+                    + options.transport().label() + ", " + options.threads() + " thread(s))");
             server.closeFuture().sync();
         } finally {
             group.shutdownGracefully();

@@ -9,13 +9,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
-import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.ServerChannel;
-import io.weir.channel.epoll.EpollIoHandler;
-import io.weir.channel.epoll.EpollServerSocketChannel;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.handler.codec.http2.Http2DataFrame;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2Headers;
@@ -35,7 +29,7 @@ import java.nio.charset.StandardCharsets;
  * P-256 certificate, TLS 1.3 with AES-128-GCM.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.WeirTlsH2Server
- * [--port 8443] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8443] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class WeirTlsH2Server {
     static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
@@ -52,17 +46,14 @@ public final class WeirTlsH2Server {
         SslContext tls = SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
                 .sslProvider(SslProvider.JDK).protocols(PROTOCOL).ciphers(java.util.List.of(CIPHER))
                 .applicationProtocols("h2").build();
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        WeirLoadTransport transport = WeirLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         ByteBuf body = Unpooled.directBuffer(BODY.length).writeBytes(BODY);
         StreamHandler streams = new StreamHandler(body);
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<Channel>() {
@@ -73,7 +64,7 @@ public final class WeirTlsH2Server {
                         }
                     })
                     .bind(new java.net.InetSocketAddress(options.port())).sync().channel();
-            System.out.println("weir h2 TLS server on " + server.localAddress() + " (" + (epoll ? "epoll" : "nio")
+            System.out.println("weir h2 TLS server on " + server.localAddress() + " (" + options.transport().label()
                     + ", " + options.threads() + " thread(s), JDK engine)");
             server.closeFuture().sync();
         } finally {

@@ -7,13 +7,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.EventLoopGroup;
-import io.weir.channel.IoHandlerFactory;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
-import io.weir.channel.ServerChannel;
-import io.weir.channel.epoll.EpollIoHandler;
-import io.weir.channel.epoll.EpollServerSocketChannel;
-import io.weir.channel.nio.NioIoHandler;
-import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpServerCodec;
 import io.weir.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -27,7 +21,7 @@ import io.weir.util.ReferenceCountUtil;
  * NettyWebSocketEchoServer} is the same with Netty 4.2.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.WeirWebSocketEchoServer
- * [--port 8080] [--transport nio|epoll] [--threads 1]}; prints one line when it listens.
+ * [--port 8080] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
  */
 public final class WeirWebSocketEchoServer {
     /** The handshake request's largest size, as for Netty's half. */
@@ -38,16 +32,13 @@ public final class WeirWebSocketEchoServer {
 
     public static void main(String[] args) throws Exception {
         LoadServerArgs options = LoadServerArgs.parse(args);
-        boolean epoll = options.epoll();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), io);
+        WeirLoadTransport transport = WeirLoadTransport.of(options.transport());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
         Echo echo = new Echo();
         try {
             Channel server = new ServerBootstrap()
                     .group(group)
-                    .channel(channelClass)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<Channel>() {
@@ -59,7 +50,7 @@ public final class WeirWebSocketEchoServer {
                     })
                     .bind(options.port()).sync().channel();
             System.out.println("weir websocket echo server on " + server.localAddress() + " ("
-                    + (epoll ? "epoll" : "nio") + ", " + options.threads() + " thread(s))");
+                    + options.transport().label() + ", " + options.threads() + " thread(s))");
             server.closeFuture().sync();
         } finally {
             group.shutdownGracefully();
