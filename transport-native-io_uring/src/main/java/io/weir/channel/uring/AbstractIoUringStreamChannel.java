@@ -600,9 +600,25 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
 
     // ---------------------------------------------------------------- writing
 
+    /**
+     * Also while the channel has no valid registration: its writes are submitted to the ring, so output flushed
+     * before the first registration (a greeting written while an accepted channel's pipeline is set up) or while
+     * deregistered waits for the next registration, which sends it ({@link #doRegister()}).
+     */
     @Override
     protected boolean isWritePending() {
-        return sending != null || gathered > 0 || writablePollPending;
+        if (sending != null || gathered > 0 || writablePollPending) {
+            return true;
+        }
+        IoRegistration registration = ioRegistration();
+        return registration == null || !registration.isValid();
+    }
+
+    /** Sends what was flushed while the channel had no registration. */
+    @Override
+    protected void doRegister() throws Exception {
+        super.doRegister();
+        writeFlushed();
     }
 
     @Override

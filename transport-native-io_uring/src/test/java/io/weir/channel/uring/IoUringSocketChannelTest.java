@@ -361,4 +361,29 @@ class IoUringSocketChannelTest {
             assertThat(received[answerBytes]).isEqualTo((byte) 'Z');
         }
     }
+
+    @Test
+    void aGreetingFlushedBeforeTheAcceptedChannelIsRegisteredGoesOutOnceItIs() throws Exception {
+        // As an HTTP/2 server's preface is: written while the accepted channel's pipeline is set up, before the
+        // channel has its registration, which io_uring needs to submit anything.
+        IoUringServerSocketChannel server = track(new IoUringServerSocketChannel(loop, group));
+        CompletableFuture<Throwable> greetingWrite = new CompletableFuture<>();
+        server.pipeline().addLast(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                Channel child = track((Channel) msg);
+                child.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {'h', 'i'}))
+                        .addListener(f -> greetingWrite.complete(f.cause()));
+                child.register();
+            }
+        });
+        server.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        server.bind(LOOPBACK).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        InetSocketAddress address = (InetSocketAddress) server.localAddress();
+        try (java.net.Socket socket = new java.net.Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            assertThat(socket.getInputStream().readNBytes(2)).containsExactly('h', 'i');
+        }
+        assertThat(greetingWrite.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("the greeting's write succeeded").isNull();
+    }
 }
