@@ -601,17 +601,14 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // ---------------------------------------------------------------- writing
 
     /**
-     * Also while the channel has no valid registration: its writes are submitted to the ring, so output flushed
-     * before the first registration (a greeting written while an accepted channel's pipeline is set up) or while
-     * deregistered waits for the next registration, which sends it ({@link #doRegister()}).
+     * Also while the channel has no registration: its writes are submitted to the ring, so output flushed before the
+     * first registration (a greeting written while an accepted channel's pipeline is set up) or while deregistered
+     * waits for the next registration, which sends it ({@link #doRegister()}). A registration that was cancelled
+     * (the loop shutting down) does not make writes wait: they fail, and the channel closes, releasing them.
      */
     @Override
     protected boolean isWritePending() {
-        if (sending != null || gathered > 0 || writablePollPending) {
-            return true;
-        }
-        IoRegistration registration = ioRegistration();
-        return registration == null || !registration.isValid();
+        return sending != null || gathered > 0 || writablePollPending || ioRegistration() == null;
     }
 
     /** Sends what was flushed while the channel had no registration. */
