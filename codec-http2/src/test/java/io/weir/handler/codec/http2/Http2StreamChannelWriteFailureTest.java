@@ -5,11 +5,16 @@ import static io.weir.handler.codec.http2.Http2FrameClient.get;
 import static io.weir.handler.codec.http2.Http2FrameClient.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.weir.buffer.ByteBufAllocator;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.ssl.SelfSignedCertificate;
+import io.weir.handler.ssl.SslContext;
+import io.weir.handler.ssl.SslContextBuilder;
+import io.weir.handler.ssl.SslHandler;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +81,43 @@ class Http2StreamChannelWriteFailureTest {
             Http2StreamChannel stream = openRecordingFailures(client, caught);
             transport.armed = true;
             stream.writeAndFlush(new Http2HeadersFrame(get("/lost"), true));
+            client.runPendingTasks();
+
+            assertThat(caught).containsExactly(transport.refusal);
+            assertThat(client.isOpen()).isFalse();
+            assertThat(stream.isOpen()).isFalse();
+        } finally {
+            client.finishAndReleaseAll();
+            server.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * Through TLS, the stream's HEADERS and DATA travel in one record whose write fails as a whole: the failure of
+     * the record still reaches the stream channel, although its frames went down with its shared write promise.
+     */
+    @Test
+    void aFrameLostInACoalescedTlsRecordIsFiredInTheChildAndClosesTheConnection() throws Exception {
+        SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
+        SslContext serverTls = SslContextBuilder.forServer(cert.privateKey(), cert.certificate()).build();
+        SslContext clientTls = SslContextBuilder.forClient().trustManager(cert.certificate()).build();
+        FailingFlush transport = new FailingFlush();
+        SslHandler clientSsl = clientTls.newHandler(ByteBufAllocator.DEFAULT, "localhost", 443);
+        EmbeddedChannel server = new EmbeddedChannel(serverTls.newHandler(ByteBufAllocator.DEFAULT),
+                Http2FrameCodec.forServer(), new Http2MultiplexHandler(new ChannelHandler() { }));
+        EmbeddedChannel client = new EmbeddedChannel(transport, clientSsl, Http2FrameCodecBuilder.forClient().build(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        try {
+            for (int i = 0; i < 6; i++) {
+                Http2FrameClient.pump(client, server);
+                Http2FrameClient.pump(server, client);
+            }
+            assertThat(clientSsl.handshakeFuture().isSuccess()).isTrue();
+            List<Throwable> caught = new ArrayList<>();
+            Http2StreamChannel stream = openRecordingFailures(client, caught);
+            transport.armed = true;
+            stream.write(new Http2HeadersFrame(post("/lost"), false));
+            stream.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[100]), true));
             client.runPendingTasks();
 
             assertThat(caught).containsExactly(transport.refusal);
