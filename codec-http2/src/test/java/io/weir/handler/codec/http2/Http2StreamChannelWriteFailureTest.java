@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.weir.buffer.ByteBufAllocator;
 import io.weir.buffer.Unpooled;
+import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
@@ -122,6 +123,40 @@ class Http2StreamChannelWriteFailureTest {
 
             assertThat(caught).containsExactly(transport.refusal);
             assertThat(client.isOpen()).isFalse();
+            assertThat(stream.isOpen()).isFalse();
+        } finally {
+            client.finishAndReleaseAll();
+            server.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * A reset the stream channel writes while its DATA waits for window drops that DATA: the reset itself is
+     * written, and its write succeeds, although the connection failed the dropped frames during that write.
+     */
+    @Test
+    void aResetWrittenWhileDataWaitsForWindowSucceedsAndDropsTheData() throws Exception {
+        EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        EmbeddedChannel client = new EmbeddedChannel(Http2FrameCodecBuilder.forClient().build(),
+                new Http2MultiplexHandler(new ChannelHandler() { }));
+        try {
+            exchange(client, server);
+            List<Throwable> caught = new ArrayList<>();
+            Http2StreamChannel stream = openRecordingFailures(client, caught);
+            stream.write(new Http2HeadersFrame(post("/upload"), false));
+            // More than the peer's initial 65,535-octet window: the rest waits in the codec's flow-control queue.
+            ChannelFuture data = stream.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[100_000]),
+                    true));
+            client.runPendingTasks();
+            ChannelFuture reset = stream.writeAndFlush(new Http2ResetFrame(Http2Error.CANCEL));
+            client.runPendingTasks();
+            exchange(client, server);
+
+            assertThat(data.isSuccess()).as("accepted before the reset").isTrue();
+            assertThat(reset.isSuccess()).as("reset write: %s", reset.cause()).isTrue();
+            assertThat(caught).isEmpty();
+            assertThat(client.isOpen()).isTrue();
             assertThat(stream.isOpen()).isFalse();
         } finally {
             client.finishAndReleaseAll();
