@@ -20,6 +20,7 @@ import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** A frame a child wrote that the connection then fails to put on the wire is reported, never a silent stall. */
@@ -130,12 +131,27 @@ class Http2StreamChannelWriteFailureTest {
         }
     }
 
+    /** Closing a stream channel while its DATA waits for window resets the stream; the connection carries on. */
+    @Test
+    void dataQueuedOnAStreamTheClientResetsIsDroppedWithoutEndingTheConnection() throws Exception {
+        endWhileDataWaitsForWindow(Http2StreamChannel::close);
+    }
+
     /**
      * A reset the stream channel writes while its DATA waits for window drops that DATA: the reset itself is
      * written, and its write succeeds, although the connection failed the dropped frames during that write.
      */
     @Test
     void aResetWrittenWhileDataWaitsForWindowSucceedsAndDropsTheData() throws Exception {
+        endWhileDataWaitsForWindow(stream -> stream.writeAndFlush(new Http2ResetFrame(Http2Error.CANCEL)));
+    }
+
+    /**
+     * Opens a client stream whose upload waits for window, ends the stream with {@code end}, and checks that the end
+     * succeeded, that the upload's write had succeeded when it was accepted, and that no failure was fired and the
+     * connection stayed open.
+     */
+    private static void endWhileDataWaitsForWindow(Function<Http2StreamChannel, ChannelFuture> end) throws Exception {
         EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
                 new Http2MultiplexHandler(new ChannelHandler() { }));
         EmbeddedChannel client = new EmbeddedChannel(Http2FrameCodecBuilder.forClient().build(),
@@ -149,40 +165,16 @@ class Http2StreamChannelWriteFailureTest {
             ChannelFuture data = stream.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[100_000]),
                     true));
             client.runPendingTasks();
-            ChannelFuture reset = stream.writeAndFlush(new Http2ResetFrame(Http2Error.CANCEL));
+            ChannelFuture ended = end.apply(stream);
             client.runPendingTasks();
+            assertThat(ended.await(5, TimeUnit.SECONDS)).isTrue();
             exchange(client, server);
 
-            assertThat(data.isSuccess()).as("accepted before the reset").isTrue();
-            assertThat(reset.isSuccess()).as("reset write: %s", reset.cause()).isTrue();
+            assertThat(data.isSuccess()).as("accepted before the end").isTrue();
+            assertThat(ended.isSuccess()).as("end: %s", ended.cause()).isTrue();
             assertThat(caught).isEmpty();
             assertThat(client.isOpen()).isTrue();
             assertThat(stream.isOpen()).isFalse();
-        } finally {
-            client.finishAndReleaseAll();
-            server.finishAndReleaseAll();
-        }
-    }
-
-    @Test
-    void dataQueuedOnAStreamTheClientResetsIsDroppedWithoutEndingTheConnection() throws Exception {
-        EmbeddedChannel server = new EmbeddedChannel(Http2FrameCodec.forServer(),
-                new Http2MultiplexHandler(new ChannelHandler() { }));
-        EmbeddedChannel client = new EmbeddedChannel(Http2FrameCodecBuilder.forClient().build(),
-                new Http2MultiplexHandler(new ChannelHandler() { }));
-        try {
-            exchange(client, server);
-            List<Throwable> caught = new ArrayList<>();
-            Http2StreamChannel stream = openRecordingFailures(client, caught);
-            stream.write(new Http2HeadersFrame(post("/upload"), false));
-            // More than the peer's initial 65,535-octet window: the rest waits in the codec's flow-control queue.
-            stream.writeAndFlush(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[100_000]), true));
-            client.runPendingTasks();
-            stream.close().get(5, TimeUnit.SECONDS);
-            exchange(client, server);
-
-            assertThat(caught).isEmpty();
-            assertThat(client.isOpen()).isTrue();
         } finally {
             client.finishAndReleaseAll();
             server.finishAndReleaseAll();
