@@ -43,8 +43,10 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
     DefaultChannelPipeline(AbstractChannel channel) {
         this.channel = channel;
-        head = new DefaultChannelHandlerContext(this, "head", new HeadHandler(channel));
-        tail = new DefaultChannelHandlerContext(this, "tail", new TailHandler(channel));
+        // The head and tail handlers are stateless and shared by every pipeline (two objects fewer per channel,
+        // which counts for an HTTP/2 stream's channel); they find their channel through the context.
+        head = new DefaultChannelHandlerContext(this, "head", HeadHandler.INSTANCE);
+        tail = new DefaultChannelHandlerContext(this, "tail", TailHandler.INSTANCE);
         head.next = tail;
         tail.prev = head;
         head.setAddComplete();
@@ -640,34 +642,34 @@ final class DefaultChannelPipeline implements ChannelPipeline {
     }
 
     /** Hands outbound operations to the transport; also drives auto-read and tears the pipeline down. */
-    private final class HeadHandler implements ChannelHandler {
-        private final AbstractChannel channel;
+    private static final class HeadHandler implements ChannelHandler {
+        static final HeadHandler INSTANCE = new HeadHandler();
 
-        HeadHandler(AbstractChannel channel) {
-            this.channel = channel;
+        private static AbstractChannel channel(ChannelHandlerContext ctx) {
+            return (AbstractChannel) ctx.channel();
         }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             ctx.fireChannelActive();
-            readIfAutoRead();
+            readIfAutoRead(channel(ctx));
         }
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             ctx.fireChannelReadComplete();
-            readIfAutoRead();
+            readIfAutoRead(channel(ctx));
         }
 
         @Override
         public void channelUnregistered(ChannelHandlerContext ctx) {
             ctx.fireChannelUnregistered();
-            if (!channel.isOpen()) {
-                destroy();
+            if (!ctx.channel().isOpen()) {
+                ((DefaultChannelPipeline) ctx.pipeline()).destroy();
             }
         }
 
-        private void readIfAutoRead() {
+        private static void readIfAutoRead(AbstractChannel channel) {
             if (channel.config().isAutoRead()) {
                 channel.read();
             }
@@ -675,67 +677,67 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
         @Override
         public void bind(ChannelHandlerContext ctx, SocketAddress localAddress, ChannelPromise promise) {
-            channel.bind0(localAddress, promise);
+            channel(ctx).bind0(localAddress, promise);
         }
 
         @Override
         public void connect(ChannelHandlerContext ctx, SocketAddress remoteAddress, SocketAddress localAddress,
                             ChannelPromise promise) {
-            channel.connect0(remoteAddress, localAddress, promise);
+            channel(ctx).connect0(remoteAddress, localAddress, promise);
         }
 
         @Override
         public void disconnect(ChannelHandlerContext ctx, ChannelPromise promise) {
-            channel.disconnect0(promise);
+            channel(ctx).disconnect0(promise);
         }
 
         @Override
         public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
-            channel.close0(promise);
+            channel(ctx).close0(promise);
         }
 
         @Override
         public void register(ChannelHandlerContext ctx, ChannelPromise promise) {
-            channel.register0(promise);
+            channel(ctx).register0(promise);
         }
 
         @Override
         public void deregister(ChannelHandlerContext ctx, ChannelPromise promise) {
-            channel.deregister0(promise);
+            channel(ctx).deregister0(promise);
         }
 
         @Override
         public void shutdown(ChannelHandlerContext ctx, ChannelShutdownDirection direction, ChannelPromise promise) {
-            channel.shutdown0(direction, promise);
+            channel(ctx).shutdown0(direction, promise);
         }
 
         @Override
         public void read(ChannelHandlerContext ctx) {
-            channel.read0();
+            channel(ctx).read0();
         }
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            channel.write0(msg, promise);
+            channel(ctx).write0(msg, promise);
         }
 
         @Override
         public void flush(ChannelHandlerContext ctx) {
-            channel.flush0();
+            channel(ctx).flush0();
         }
     }
 
     /** Receives what no handler consumed and hands it to the channel's unhandled-event hooks. */
     private static final class TailHandler implements ChannelHandler {
-        private final AbstractChannel channel;
+        static final TailHandler INSTANCE = new TailHandler();
 
-        TailHandler(AbstractChannel channel) {
-            this.channel = channel;
+        private static AbstractChannel channel(ChannelHandlerContext ctx) {
+            return (AbstractChannel) ctx.channel();
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            channel.onUnhandledInboundException(cause);
+            channel(ctx).onUnhandledInboundException(cause);
         }
 
         @Override
@@ -760,7 +762,7 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            channel.onUnhandledInboundMessage(msg);
+            channel(ctx).onUnhandledInboundMessage(msg);
         }
 
         @Override
@@ -769,7 +771,7 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            channel.onUnhandledInboundUserEvent(evt);
+            channel(ctx).onUnhandledInboundUserEvent(evt);
         }
 
         @Override

@@ -2,7 +2,6 @@ package io.weir.handler.codec.http2;
 
 import io.weir.channel.AbstractChannel;
 import io.weir.channel.ChannelConfig;
-import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelId;
@@ -58,8 +57,10 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      */
     boolean streamRetired;
     int index = -1;
-    /** Watches the parent's write of each frame this child wrote; one per child, no allocation per write. */
-    private final ChannelFutureListener parentWriteDone = this::parentWriteDone;
+    /** Handed to the connection with every frame this child writes: no promise and no listener per write. */
+    private Http2StreamChannelWritePromise writePromise;
+    /** Watches writes made with a promise of their own (see {@link #writeWithOwnPromise}); created on first use. */
+    private ChannelFutureListener parentWriteDone;
 
     DefaultHttp2StreamChannel(Http2MultiplexHandler multiplexer, ChannelHandlerContext parentCtx,
             DefaultHttp2FrameStream stream, int sequence) {
@@ -308,15 +309,28 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             // The outbound buffer releases its reference on remove(); the codec takes this one.
             ReferenceCountUtil.retain(msg);
             Http2StreamFrame bound = frame.stream() == stream ? frame : frame.withStream(stream);
-            ChannelPromise promise = parentCtx.newPromise();
-            parentCtx.write(bound, promise);
             wrote = true;
-            if (promise.isDone() && !promise.isSuccess()) {
-                in.remove(promise.cause());
+            if (stream.hasPending()) {
+                writeWithOwnPromise(in, bound);
+                continue;
+            }
+            // Nothing of this stream waits for window: the only frame the connection can fail during this call is
+            // this one, so a failure reported during the call is its refusal and one shared promise serves.
+            Http2StreamChannelWritePromise promise = writePromise;
+            if (promise == null) {
+                promise = new Http2StreamChannelWritePromise(this);
+                writePromise = promise;
+            }
+            Throwable refused;
+            promise.beginWrite();
+            try {
+                parentCtx.write(bound, promise);
+            } finally {
+                refused = promise.endWrite();
+            }
+            if (refused != null) {
+                in.remove(refused);
             } else {
-                if (!promise.isDone()) {
-                    promise.addListener(parentWriteDone);
-                }
                 in.remove();
             }
         }
@@ -326,20 +340,52 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     }
 
     /**
+     * Writes {@code frame} with a promise of its own: frames of this stream wait in the connection's flow-control
+     * queue, and this write may fail them (a reset drops them), so a failure during the call need not be this
+     * frame's. Rare: only streams out of send window get here.
+     */
+    private void writeWithOwnPromise(ChannelOutboundBuffer in, Http2StreamFrame frame) {
+        ChannelPromise promise = parentCtx.newPromise();
+        parentCtx.write(frame, promise);
+        if (promise.isDone() && !promise.isSuccess()) {
+            in.remove(promise.cause());
+            return;
+        }
+        if (!promise.isDone()) {
+            promise.addListener(parentWriteDone());
+        }
+        in.remove();
+    }
+
+    private ChannelFutureListener parentWriteDone() {
+        ChannelFutureListener listener = parentWriteDone;
+        if (listener == null) {
+            listener = future -> {
+                if (!future.isSuccess()) {
+                    frameLost(future.cause());
+                }
+            };
+            parentWriteDone = listener;
+        }
+        return listener;
+    }
+
+
+    /**
      * A frame accepted earlier did not reach the socket. The codec's own refusals of queued frames (the stream was
      * reset or ended: an {@link Http2Exception}) lose nothing on the wire, and if the connection is closing its
      * children learn that from {@code channelInactive}. Otherwise the bytes are lost from the middle of the
      * connection's stream, so the cause is fired here (where the writer listens) and the connection, now out of
      * step, is closed.
      */
-    private void parentWriteDone(ChannelFuture future) {
-        if (future.isSuccess() || future.cause() instanceof Http2Exception || !parent().isOpen()) {
+    void frameLost(Throwable cause) {
+        if (cause instanceof Http2Exception || !parent().isOpen()) {
             return;
         }
         if (open) {
-            pipeline().fireExceptionCaught(future.cause());
+            pipeline().fireExceptionCaught(cause);
         }
-        multiplexer.frameWriteFailed(future.cause());
+        multiplexer.frameWriteFailed(cause);
     }
 
     @Override

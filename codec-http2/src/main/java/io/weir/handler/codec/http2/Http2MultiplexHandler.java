@@ -80,7 +80,8 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         child.index = children.size();
         children.add(child);
         if (handler != null) {
-            child.pipeline().addLast(handler);
+            // Named null: the varargs addLast would build an array per stream.
+            child.pipeline().addLast(null, handler);
         }
         child.setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, codec.isConnectionWritable());
         // A stream that starts without send window (the peer's SETTINGS_INITIAL_WINDOW_SIZE is 0) is unwritable
