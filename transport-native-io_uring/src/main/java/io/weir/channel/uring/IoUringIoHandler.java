@@ -11,6 +11,7 @@ import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.FileDescriptor;
 import io.weir.util.Ticker;
 import io.weir.util.concurrent.AbstractScheduledEventExecutor;
+import io.weir.util.platform.DirectMemory;
 import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,8 +65,9 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * <p><b>Provided buffers.</b> Unless the factory's {@code bufferCount} is 0 or the kernel lacks them (before
  * Linux 6.3), {@link #initialize()} registers one provided buffer ring ({@code IORING_REGISTER_PBUF_RING}) of
  * {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes by default, which the TCP
- * channels' multishot receives fill (see {@link IoUringSocketChannel}). Each loop turn re-arms receives that found
- * it empty. The ring is unregistered and its buffers freed by {@link #destroy()}, after the drain; buffers already
+ * channels' multishot receives fill (see {@link IoUringSocketChannel}). The ring takes at most an eighth of the
+ * direct memory limit ({@code -XX:MaxDirectMemorySize}): under a small limit it has fewer buffers (a power of two,
+ * logged once), or none below {@value #MIN_RING_BUFFERS}. Each loop turn re-arms receives that found it empty. The ring is unregistered and its buffers freed by {@link #destroy()}, after the drain; buffers already
  * handed to pipelines are ordinary buffers their holders release, before or after the loop is gone.
  *
  * <p><b>Shutdown.</b> {@link #prepareToDestroy()} cancels every registration and the wake-up read, and drains the
@@ -133,6 +135,8 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     private final IoUringIoEvent event = new IoUringIoEvent();
     private final int bufferSize;
     private final int bufferCount;
+    /** The fewest buffers a ring shrunk to fit the direct memory limit may have; fewer, and there is no ring. */
+    static final int MIN_RING_BUFFERS = 16;
     // Loop thread only: the provided buffer ring, or null (none asked for, or the kernel lacks it).
     private IoUringBufferRing bufferRing;
 
@@ -286,12 +290,39 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
                     + " IORING_FEAT_REG_REG_RING (Linux 6.3); connections receive into buffers of their own");
             return;
         }
+        int count = ringBufferCount(bufferCount, bufferSize, DirectMemory.jvmMaxDirectMemory());
+        if (count == 0) {
+            LOGGER.log(Level.INFO, "no provided buffer ring for " + this + ": " + bufferCount + " buffers of "
+                    + bufferSize + " bytes would take more than an eighth of the direct memory limit ("
+                    + DirectMemory.jvmMaxDirectMemory() + " bytes, -XX:MaxDirectMemorySize); connections receive into"
+                    + " buffers of their own");
+            return;
+        }
+        if (count < bufferCount) {
+            LOGGER.log(Level.INFO, "the provided buffer ring of " + this + " holds " + count + " buffers of "
+                    + bufferSize + " bytes, not " + bufferCount + ": the ring takes at most an eighth of the direct"
+                    + " memory limit (" + DirectMemory.jvmMaxDirectMemory() + " bytes, -XX:MaxDirectMemorySize)");
+        }
         try {
-            bufferRing = IoUringBufferRing.open(ring.fd(), ByteBufAllocator.DEFAULT, bufferSize, bufferCount, this);
+            bufferRing = IoUringBufferRing.open(ring.fd(), ByteBufAllocator.DEFAULT, bufferSize, count, this);
         } catch (IOException | RuntimeException | OutOfMemoryError e) {
             LOGGER.log(Level.INFO, "no provided buffer ring for " + this + ", connections receive into buffers of"
                     + " their own: " + e);
         }
+    }
+
+    /**
+     * How many of {@code wanted} buffers of {@code bufferSize} bytes a ring gets under a direct memory limit of
+     * {@code maxDirectMemory} bytes: as many as fit in an eighth of it, rounded down to a power of two, so the ring
+     * never starves the rest of the process of direct memory; 0 (no ring) below {@value #MIN_RING_BUFFERS}.
+     */
+    static int ringBufferCount(int wanted, int bufferSize, long maxDirectMemory) {
+        long fit = maxDirectMemory / 8 / bufferSize;
+        if (fit >= wanted) {
+            return wanted;
+        }
+        int count = fit <= 0 ? 0 : Integer.highestOneBit((int) Math.min(fit, Integer.MAX_VALUE));
+        return count < MIN_RING_BUFFERS ? 0 : count;
     }
 
     /**

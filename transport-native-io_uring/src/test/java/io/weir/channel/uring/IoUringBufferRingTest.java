@@ -444,4 +444,17 @@ class IoUringBufferRingTest {
         assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, IoUringIoHandler.MAX_BUFFER_SIZE_BYTES + 1,
                 1024)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bufferSize: ");
     }
+
+    @Test
+    void theRingTakesAtMostAnEighthOfTheDirectMemoryLimit() {
+        int size = 4096;
+        long mib = 1 << 20;
+        assertThat(IoUringIoHandler.ringBufferCount(1024, size, 64 * mib)).as("room to spare").isEqualTo(1024);
+        assertThat(IoUringIoHandler.ringBufferCount(1024, size, 32 * mib)).as("exactly an eighth").isEqualTo(1024);
+        assertThat(IoUringIoHandler.ringBufferCount(1024, size, 8 * mib)).as("1 MiB of 8").isEqualTo(256);
+        assertThat(IoUringIoHandler.ringBufferCount(1024, size, 3 * mib)).as("96 fit: a power of two")
+                .isEqualTo(64);
+        assertThat(IoUringIoHandler.ringBufferCount(1024, size, mib / 4)).as("fewer than the minimum: no ring")
+                .isZero();
+    }
 }
