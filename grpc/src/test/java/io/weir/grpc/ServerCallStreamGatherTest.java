@@ -114,37 +114,54 @@ class ServerCallStreamGatherTest {
         return ServerServiceDefinition.builder("test.Gather").addMethod(STREAM, handler).build();
     }
 
+    /** Each connection: HTTP/2 with {@code streams} as every stream's handler. */
+    private static final class Connections extends ChannelInitializer<Channel> {
+        private final Http2ServerInitializer http2;
+
+        Connections(ChannelHandler streams) {
+            http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(), streams);
+        }
+
+        @Override
+        protected void initChannel(Channel connection) {
+            http2.install(connection.pipeline());
+        }
+    }
+
+    /** Counts the DATA frames a stream's handlers write. */
+    private static final class DataFrameCounter implements ChannelHandler {
+        private final AtomicInteger count;
+
+        DataFrameCounter(AtomicInteger count) {
+            this.count = count;
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (msg instanceof Http2DataFrame) {
+                count.incrementAndGet();
+            }
+            ctx.write(msg, promise);
+        }
+    }
+
     @Test
     void messagesSentInOneLoopTurnGoOutInFewDataFramesWholeAndInOrder() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         AtomicInteger dataFrames = new AtomicInteger();
         ChannelHandler services = GrpcServices.builder().addService(service()).directExecutor().build()
                 .streamHandler(new ChannelHandler() { });
-        Http2ServerInitializer http2 = new Http2ServerInitializer(Http2FrameCodecBuilder.forServer(),
-                new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel stream) {
-                        stream.pipeline().addLast(new ChannelHandler() {
-                            @Override
-                            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-                                if (msg instanceof Http2DataFrame) {
-                                    dataFrames.incrementAndGet();
-                                }
-                                ctx.write(msg, promise);
-                            }
-                        }, services);
-                    }
-                });
+        ChannelInitializer<Channel> streams = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel stream) {
+                stream.pipeline().addLast(new DataFrameCounter(dataFrames), services);
+            }
+        };
+        InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         Channel server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        http2.install(ch.pipeline());
-                    }
-                })
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
-        WeirGrpcChannel channel = WeirGrpcChannel.forAddress("127.0.0.1",
-                ((InetSocketAddress) server.localAddress()).getPort()).build();
+                .childHandler(new Connections(streams)).bind(loopback).sync().channel();
+        int port = ((InetSocketAddress) server.localAddress()).getPort();
+        WeirGrpcChannel channel = WeirGrpcChannel.forAddress("127.0.0.1", port).build();
         try {
             List<byte[]> received = new ArrayList<>();
             CompletableFuture<Status> done = new CompletableFuture<>();
