@@ -7,6 +7,8 @@ import io.grpc.KnownLength;
 import io.grpc.Status;
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufAllocator;
+import io.weir.util.concurrent.FastThreadLocal;
+import io.weir.util.concurrent.FastThreadLocalThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,6 +20,18 @@ import java.io.OutputStream;
  */
 final class GrpcMessageCodec {
     private static final int INFLATE_CHUNK_BYTES = 8192;
+    /**
+     * Known-length messages up to this size, serialized on an event loop, go through the loop's scratch array:
+     * protobuf writes a whole message into an array it is given in one pass, where draining it into a stream costs
+     * a new encoder and a new array per message. Larger ones, and any serialized on other threads, are drained.
+     */
+    static final int SCRATCH_BYTES = 16 * 1024;
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[SCRATCH_BYTES];
+        }
+    };
 
     private GrpcMessageCodec() {
     }
@@ -35,23 +49,69 @@ final class GrpcMessageCodec {
         int known = compressor == null && in instanceof KnownLength ? in.available() : -1;
         ByteBuf buf = alloc.buffer(GrpcMessageFraming.HEADER_BYTES + Math.max(known, 0));
         try {
+            append(buf, in, compressor, known, limit);
+            return buf;
+        } catch (Throwable t) {
+            buf.release();
+            throw t;
+        }
+    }
+
+    /**
+     * Appends {@code in} (closed here) behind its prefix to {@code buf}, compressed with {@code compressor} if not
+     * null; {@code known} is the length {@code in} announced ({@link KnownLength}, uncompressed), or -1. If it
+     * throws, {@code buf} is left as it was.
+     *
+     * @throws ByteBufMessageOutputStream.MessageTooLargeException once the message passes {@code limit} octets
+     * @throws IOException if the marshaller's stream or the compressor fails
+     */
+    static void append(ByteBuf buf, InputStream in, Compressor compressor, int known, int limit)
+            throws IOException {
+        int start = buf.writerIndex();
+        try {
             buf.writeZero(GrpcMessageFraming.HEADER_BYTES);
             ByteBufMessageOutputStream out = new ByteBufMessageOutputStream(buf, limit);
             if (compressor != null) {
                 try (OutputStream compressing = compressor.compress(out)) {
                     copy(in, compressing);
                 }
+            } else if (known > 0 && known <= SCRATCH_BYTES && Thread.currentThread() instanceof FastThreadLocalThread) {
+                copyThroughScratch(in, out, known);
             } else {
                 copy(in, out);
             }
-            buf.setByte(0, compressor != null ? 1 : 0);
-            buf.setInt(1, buf.readableBytes() - GrpcMessageFraming.HEADER_BYTES);
-            return buf;
+            buf.setByte(start, compressor != null ? 1 : 0);
+            buf.setInt(start + 1, buf.writerIndex() - start - GrpcMessageFraming.HEADER_BYTES);
         } catch (Throwable t) {
-            buf.release();
+            buf.writerIndex(start);
             throw t;
         } finally {
             in.close();
+        }
+    }
+
+    /**
+     * Reads the {@code known} octets {@code in} announced into the loop's scratch array with one {@code read} (a
+     * protobuf message serializes itself straight into it), then copies them on; whatever the stream still has past
+     * its announced length follows the usual way, so a wrong length costs speed, not bytes.
+     */
+    private static void copyThroughScratch(InputStream in, OutputStream out, int known) throws IOException {
+        byte[] scratch = SCRATCH.get();
+        int n = 0;
+        while (n < known) {
+            int r = in.read(scratch, n, known - n);
+            if (r < 0) {
+                break;
+            }
+            n += r;
+        }
+        out.write(scratch, 0, n);
+        if (n == known) {
+            int next = in.read();
+            if (next >= 0) {
+                out.write(next);
+                copy(in, out);
+            }
         }
     }
 

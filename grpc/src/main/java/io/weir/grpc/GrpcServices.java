@@ -12,9 +12,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
-import io.weir.channel.ChannelInitializer;
 import io.weir.util.AsciiString;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -91,12 +89,8 @@ public final class GrpcServices {
      */
     public ChannelHandler streamHandler(ChannelHandler otherRequests) {
         Objects.requireNonNull(otherRequests, "otherRequests");
-        return new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new GrpcStreamRouter(GrpcServices.this, otherRequests));
-            }
-        };
+        // Sharable and stateless: the same router goes into every stream's pipeline.
+        return new GrpcStreamRouter(this, otherRequests);
     }
 
     /**

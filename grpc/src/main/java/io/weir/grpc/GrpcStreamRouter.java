@@ -10,8 +10,11 @@ import io.weir.handler.codec.http2.Http2HeadersFrame;
  * {@code content-type} is {@code application/grpc} becomes a {@link ServerCallStream} of the method its path names
  * (an unknown one answers UNIMPLEMENTED); any other request goes to the HTTP handlers.
  *
- * <p>Only called on the stream's event loop.
+ * <p>It keeps nothing of a stream, so one instance serves every stream of every connection: it is the handler
+ * {@link GrpcServices#streamHandler} hands out, put straight into each child pipeline (no initializer added and
+ * removed per stream). Called on each stream's event loop.
  */
+@ChannelHandler.Sharable
 final class GrpcStreamRouter implements ChannelHandler {
     private final GrpcServices services;
     private final ChannelHandler otherRequests;

@@ -6,6 +6,7 @@ import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.Decompressor;
 import io.grpc.Grpc;
+import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
@@ -28,6 +29,7 @@ import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.EventExecutor;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -49,12 +51,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Outbound.</b> {@link #isReady()} follows the stream channel's writability (its send window, the
  * connection's) and, with an executor, the bytes handed to the loop but not yet written; {@code onReady} fires when
- * it turns true again.
+ * it turns true again. Messages sent on the event loop are serialized back to back into one buffer and go out as one
+ * DATA frame when the loop flushes (or once {@value #GATHER_BYTES} octets are gathered): a service that streams
+ * small messages costs one frame, one buffer and one write per batch rather than per message.
  */
 final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         implements ChannelHandler {
     /** Bytes sent from another thread and not yet written, above which {@link #isReady()} is false (grpc-java's). */
     static final int DEFAULT_ON_READY_THRESHOLD_BYTES = 32 * 1024;
+    /**
+     * Octets of messages gathered on the event loop before they are written as one DATA frame (one frame at the
+     * default SETTINGS_MAX_FRAME_SIZE; the codec splits larger ones). A larger message goes out on its own.
+     */
+    static final int GATHER_BYTES = 16 * 1024;
 
     private static final AsciiString STATUS_200 = AsciiString.cached("200");
     private static final AsciiString STATUS_405 = AsciiString.cached("405");
@@ -85,6 +94,11 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     /** The service's response headers were written: the call's end is trailers, not a trailers-only response. */
     private boolean appHeadersSentOnLoop;
     private ScheduledFuture<?> deadlineTimer;
+    /** Messages serialized on the loop and not yet written to the stream channel (see {@link #gather}). */
+    private ByteBuf gathered;
+    private int gatheredMessages;
+    /** The last batch held more than one message: the next one starts at {@link #GATHER_BYTES}. */
+    private boolean gatherWide;
 
     // ---- set on the loop before the start event, read by the service's thread afterwards
     private Context.CancellableContext context;
@@ -127,6 +141,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         releaseReceived();
+        releaseGathered();
     }
 
     @Override
@@ -299,6 +314,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         closed = true;
         stopDeadline();
         releaseReceived();
+        releaseGathered();
         if (started && context != null) {
             cancelCall(Status.CANCELLED.withDescription(why));
         }
@@ -340,6 +356,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (done != null) {
             promise.addListener(done);
         }
+        writeGathered();
         ctx.write(new Http2HeadersFrame(trailers, true), promise);
         if (!requestEnded) {
             ctx.flush();
@@ -360,10 +377,29 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         received.release();
     }
 
+    private void releaseGathered() {
+        ByteBuf g = gathered;
+        if (g != null) {
+            gathered = null;
+            g.release();
+        }
+    }
+
+    /** Writes the gathered messages (if any) to the stream channel as one DATA frame; the caller flushes. */
+    private void writeGathered() {
+        ByteBuf g = gathered;
+        if (g != null) {
+            gathered = null;
+            gatherWide = gatheredMessages > 1;
+            ctx.write(new Http2DataFrame(g, false), ctx.voidPromise());
+        }
+    }
+
     private void flush() {
         if (inRead || events.isDraining()) {
             flushPending = true;
         } else {
+            writeGathered();
             ctx.flush();
         }
     }
@@ -371,6 +407,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     private void flushIfPending() {
         if (flushPending) {
             flushPending = false;
+            writeGathered();
             ctx.flush();
         }
     }
@@ -449,6 +486,10 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         }
         ByteBuf framed;
         try {
+            if (loop.inEventLoop()) {
+                gather(message);
+                return;
+            }
             framed = serialize(message);
         } catch (ByteBufMessageOutputStream.MessageTooLargeException e) {
             close(Status.RESOURCE_EXHAUSTED.withDescription("response message larger than "
@@ -458,13 +499,52 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             close(Status.INTERNAL.withDescription("response message not serialized").withCause(e), new Metadata());
             return;
         }
-        if (loop.inEventLoop()) {
-            writeMessage(framed);
-        } else {
-            int size = framed.readableBytes();
-            bytesInFlight.addAndGet(size);
-            loop.execute(() -> writeMessageFromElsewhere(framed, size));
+        int size = framed.readableBytes();
+        bytesInFlight.addAndGet(size);
+        loop.execute(() -> writeMessageFromElsewhere(framed, size));
+    }
+
+    /**
+     * Serializes {@code message} (on the event loop) behind the messages gathered since the last flush; one that
+     * does not fit in {@link #GATHER_BYTES}, or whose length is not known up front, is written on its own after
+     * them. The stream is flushed when the loop turn ends.
+     */
+    private void gather(RespT message) throws IOException {
+        if (closed) {
+            return;
         }
+        if (!((Http2StreamChannel) ctx.channel()).stream().isActive()) {
+            // The client reset the stream while its frames waited unread.
+            peerCancelled("the client reset the stream");
+            return;
+        }
+        InputStream in = descriptor.streamResponse(message);
+        Compressor c = messageCompression ? responseCompressor : null;
+        int known = c == null && in instanceof KnownLength ? in.available() : -1;
+        int framedBytes = GrpcMessageFraming.HEADER_BYTES + known;
+        if (known < 0 || framedBytes > GATHER_BYTES) {
+            ByteBuf framed = GrpcMessageCodec.encode(ctx.alloc(), in, c, services.maxOutboundMessageSize());
+            writeGathered();
+            ctx.write(new Http2DataFrame(framed, false), ctx.voidPromise());
+            flush();
+            return;
+        }
+        if (gathered != null && gathered.writerIndex() + framedBytes > GATHER_BYTES) {
+            writeGathered();
+        }
+        if (gathered == null) {
+            gathered = ctx.alloc().buffer(gatherWide ? GATHER_BYTES : framedBytes);
+            gatheredMessages = 0;
+        }
+        try {
+            GrpcMessageCodec.append(gathered, in, null, known, services.maxOutboundMessageSize());
+        } finally {
+            if (!gathered.isReadable()) {
+                releaseGathered();
+            }
+        }
+        gatheredMessages++;
+        flush();
     }
 
     /** {@code message} behind its 5-octet prefix, compressed if the call's compression is on. */
@@ -493,6 +573,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             peerCancelled("the client reset the stream");
             return;
         }
+        writeGathered();
         ctx.write(new Http2DataFrame(framed, false), ctx.voidPromise());
         flush();
     }
@@ -546,6 +627,11 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         } else {
             cancelCall(Status.CANCELLED.withDescription("the call's end was not sent: " + future.cause()));
         }
+    }
+
+    /** The stream's event loop (set when the handler is added). */
+    EventExecutor eventLoop() {
+        return loop;
     }
 
     @Override
