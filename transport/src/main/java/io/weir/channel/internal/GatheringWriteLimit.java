@@ -37,13 +37,15 @@ public final class GatheringWriteLimit {
         this.bytes = Math.min(maxBytes, Math.max(MIN_BYTES, bytes));
     }
 
-    /** Adapts the limit after a write that offered {@code attempted} bytes and saw {@code written} taken. */
+    /**
+     * Adapts the limit after a write that offered {@code attempted} bytes and saw {@code written} taken. A write
+     * taken whole doubles the limit, whatever its size: the limit may be what cut it short (a 9-byte frame header
+     * offered alone because the payload behind it did not fit), and only a write that takes everything can show
+     * the socket has room again, so a limit that once fell to {@value #MIN_BYTES} must not stay there.
+     */
     public void adjust(long attempted, long written) {
         if (attempted == written) {
-            long doubled = attempted << 1;
-            if (doubled > bytes) {
-                bytes = Math.min(doubled, maxBytes);
-            }
+            bytes = Math.min(Math.max(bytes, attempted) << 1, maxBytes);
         } else if (attempted > MIN_BYTES && written < attempted >>> 1) {
             bytes = Math.max(MIN_BYTES, attempted >>> 1);
         }

@@ -28,7 +28,21 @@ class GatheringWriteLimitTest {
     void aSmallWriteTakenWholeDoesNotShrinkTheLimit() {
         GatheringWriteLimit limit = new GatheringWriteLimit(CEILING);
         limit.adjust(100, 100);
-        assertThat(limit.bytes()).isEqualTo(GatheringWriteLimit.INITIAL_BYTES);
+        assertThat(limit.bytes()).isGreaterThanOrEqualTo(GatheringWriteLimit.INITIAL_BYTES);
+    }
+
+    @Test
+    void aLimitThatFellToTheMinimumGrowsBackOnceSmallWritesAreTakenWhole() {
+        // A full socket halved it to the minimum; then each write offers a 9-byte frame header alone (its 16 KiB
+        // payload does not fit under the limit) and the socket takes it: the limit must grow back.
+        GatheringWriteLimit limit = new GatheringWriteLimit(CEILING);
+        limit.bytes(GatheringWriteLimit.MIN_BYTES);
+        limit.adjust(9, 9);
+        assertThat(limit.bytes()).isEqualTo(2L * GatheringWriteLimit.MIN_BYTES);
+        for (int i = 0; i < 3; i++) {
+            limit.adjust(9, 9);
+        }
+        assertThat(limit.bytes()).as("past a 16 KiB frame").isGreaterThan(16 * 1024 + 9);
     }
 
     @Test

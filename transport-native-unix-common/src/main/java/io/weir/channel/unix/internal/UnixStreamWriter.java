@@ -170,8 +170,16 @@ public final class UnixStreamWriter {
                 return true;
             }
             if (count == 1 && first.hasMemoryAddress() && first.isReadable()) {
-                // Several flushed, but only the first holds bytes (an empty last chunk behind a response, say).
-                return writeSingle(in, first);
+                // Several flushed, but only the first went in: the others are empty (an empty last chunk behind a
+                // response, say), or the limit left them out, so what the socket takes adjusts the limit too.
+                long attempted = first.readableBytes();
+                int written = socket.send(first.memoryAddress(), first.readerIndex(), first.writerIndex());
+                gatheringWriteLimit.adjust(attempted, Math.max(written, 0));
+                if (written <= 0) {
+                    return false;
+                }
+                in.removeBytes(written);
+                return true;
             }
             long attempted = iov.size();
             long written = socket.writev(iov, 0, count);
