@@ -1,10 +1,9 @@
 package io.weir.handler.codec.http2;
 
+import io.weir.channel.AbstractVoidChannelPromise;
 import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelPromise;
-import io.weir.util.concurrent.FutureListener;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The promise a stream channel hands its connection with each frame it writes: one per stream channel, reused for
@@ -16,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * a frame lost on its way to the socket ({@link DefaultHttp2StreamChannel#frameLost}). Bound to the connection's
  * channel (the pipeline checks that a write's promise belongs to it); only used on its event loop.
  */
-final class Http2StreamChannelWritePromise extends DefaultChannelPromise {
+final class Http2StreamChannelWritePromise extends AbstractVoidChannelPromise {
     private final DefaultHttp2StreamChannel child;
     /** Created by the first {@link #unvoid()}: it reports a real promise's failure like a failure of this one. */
     private ChannelFutureListener relay;
@@ -41,21 +40,13 @@ final class Http2StreamChannelWritePromise extends DefaultChannelPromise {
         return refused;
     }
 
-    private void failed(Throwable cause) {
+    @Override
+    protected void failed(Throwable cause) {
         if (writing && refusal == null) {
             refusal = cause;
         } else {
             child.frameLost(cause);
         }
-    }
-
-    private static IllegalStateException refuse(String what) {
-        return new IllegalStateException(what + " is not allowed on a stream channel's write promise; use unvoid()");
-    }
-
-    @Override
-    public boolean isVoid() {
-        return true;
     }
 
     @Override
@@ -72,148 +63,6 @@ final class Http2StreamChannelWritePromise extends DefaultChannelPromise {
         ChannelPromise promise = new DefaultChannelPromise(channel());
         promise.addListener(listener);
         return promise;
-    }
-
-    @Override
-    public ChannelPromise addListener(FutureListener<? super Void> listener) {
-        throw refuse("addListener");
-    }
-
-    @Override
-    public ChannelPromise addListeners(FutureListener<? super Void> first, FutureListener<? super Void> second) {
-        throw refuse("addListener");
-    }
-
-    @Override
-    public ChannelPromise removeListener(FutureListener<? super Void> listener) {
-        return this;
-    }
-
-    @Override
-    public ChannelPromise removeListeners(FutureListener<? super Void> first, FutureListener<? super Void> second) {
-        return this;
-    }
-
-    @Override
-    public ChannelPromise await() {
-        throw refuse("await");
-    }
-
-    @Override
-    public ChannelPromise awaitUninterruptibly() {
-        throw refuse("await");
-    }
-
-    @Override
-    public boolean await(long timeout, TimeUnit unit) {
-        throw refuse("await");
-    }
-
-    @Override
-    public boolean await(long timeoutMillis) {
-        throw refuse("await");
-    }
-
-    @Override
-    public boolean awaitUninterruptibly(long timeout, TimeUnit unit) {
-        throw refuse("await");
-    }
-
-    @Override
-    public boolean awaitUninterruptibly(long timeoutMillis) {
-        throw refuse("await");
-    }
-
-    @Override
-    public ChannelPromise sync() {
-        throw refuse("sync");
-    }
-
-    @Override
-    public ChannelPromise syncUninterruptibly() {
-        throw refuse("sync");
-    }
-
-    @Override
-    public Void get() {
-        throw refuse("get");
-    }
-
-    @Override
-    public Void get(long timeout, TimeUnit unit) {
-        throw refuse("get");
-    }
-
-    @Override
-    public boolean isDone() {
-        return false;
-    }
-
-    @Override
-    public boolean isSuccess() {
-        return false;
-    }
-
-    @Override
-    public boolean isCancelled() {
-        return false;
-    }
-
-    @Override
-    public boolean isCancellable() {
-        return false;
-    }
-
-    @Override
-    public boolean setUncancellable() {
-        return true;
-    }
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-        return false;
-    }
-
-    @Override
-    public Throwable cause() {
-        return null;
-    }
-
-    @Override
-    public Void getNow() {
-        return null;
-    }
-
-    @Override
-    public ChannelPromise setSuccess() {
-        return this;
-    }
-
-    @Override
-    public boolean trySuccess() {
-        return false;
-    }
-
-    @Override
-    public ChannelPromise setSuccess(Void result) {
-        return this;
-    }
-
-    @Override
-    public boolean trySuccess(Void result) {
-        return false;
-    }
-
-    @Override
-    public ChannelPromise setFailure(Throwable cause) {
-        failed(cause);
-        return this;
-    }
-
-    @Override
-    public boolean tryFailure(Throwable cause) {
-        failed(cause);
-        return false;
     }
 
     @Override
