@@ -9,15 +9,13 @@ import io.weir.channel.EventLoopGroup;
 import io.weir.channel.IoRegistration;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.internal.AcceptBackoff;
-import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.Errors;
 import io.weir.channel.unix.Socket;
+import io.weir.channel.unix.internal.BoundSocketFile;
 import io.weir.util.platform.LoopLogger;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * What the io_uring server channels share, TCP ({@link IoUringServerSocketChannel}) and Unix domain
@@ -56,7 +54,7 @@ abstract class AbstractIoUringServerChannel extends AbstractIoUringChannel imple
     private boolean acceptCancelRequested;
     private boolean multishot = true;
     // Event loop only: the socket file a domain socket's bind() created, deleted again on close.
-    private Path boundPath;
+    private final BoundSocketFile boundFile = new BoundSocketFile();
 
     /**
      * A server channel over {@code socket}, which it owns from now on (closed if the construction fails).
@@ -94,9 +92,7 @@ abstract class AbstractIoUringServerChannel extends AbstractIoUringChannel imple
         socket.bind(localAddress);
         socket.listen(config.backlog());
         markActive();
-        if (localAddress instanceof DomainSocketAddress domain) {
-            boundPath = Path.of(domain.path());
-        }
+        boundFile.bound(localAddress);
     }
 
     @Override
@@ -104,15 +100,9 @@ abstract class AbstractIoUringServerChannel extends AbstractIoUringChannel imple
         try {
             super.doClose();
         } finally {
-            Path path = boundPath;
-            if (path != null) {
-                boundPath = null;
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    // Only a leftover file: the socket itself is closed.
-                    LOGGER.log(Level.DEBUG, "Failed to delete the socket file " + path, e);
-                }
+            IOException leftover = boundFile.delete();
+            if (leftover != null) {
+                LOGGER.log(Level.DEBUG, leftover.getMessage(), leftover.getCause());
             }
         }
     }

@@ -10,12 +10,9 @@ import io.weir.channel.EventLoopGroup;
 import io.weir.channel.RecvByteBufAllocator;
 import io.weir.channel.ServerChannel;
 import io.weir.channel.internal.AcceptBackoff;
-import io.weir.channel.unix.DomainSocketAddress;
 import io.weir.channel.unix.Socket;
 import java.io.IOException;
 import java.net.SocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * A listening socket (TCP or Unix domain) of a native transport, shared by epoll and kqueue: each accepted
@@ -48,7 +45,7 @@ public abstract class AbstractUnixServerChannel extends AbstractUnixChannel impl
     private final AcceptBackoff acceptBackoff = new AcceptBackoff();
     private final Runnable resumeAccepting = this::resumeAccepting;
     // Event loop only: the socket file a domain socket's bind() created, deleted again on close.
-    private Path boundPath;
+    private final BoundSocketFile boundFile = new BoundSocketFile();
 
     /**
      * See {@link AbstractUnixChannel}; closes {@code socket} if {@code childGroup} is null.
@@ -88,9 +85,7 @@ public abstract class AbstractUnixServerChannel extends AbstractUnixChannel impl
         socket.bind(localAddress);
         socket.listen(((UnixChannelConfig) config()).backlog());
         markActive();
-        if (localAddress instanceof DomainSocketAddress domain) {
-            boundPath = Path.of(domain.path());
-        }
+        boundFile.bound(localAddress);
     }
 
     @Override
@@ -98,14 +93,9 @@ public abstract class AbstractUnixServerChannel extends AbstractUnixChannel impl
         try {
             super.doClose();
         } finally {
-            Path path = boundPath;
-            if (path != null) {
-                boundPath = null;
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    logDebug("Failed to delete the socket file " + path, e);
-                }
+            IOException leftover = boundFile.delete();
+            if (leftover != null) {
+                logDebug(leftover.getMessage(), leftover.getCause());
             }
         }
     }
