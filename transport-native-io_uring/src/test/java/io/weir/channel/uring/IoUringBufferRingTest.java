@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -131,17 +133,25 @@ class IoUringBufferRingTest {
         return bytes;
     }
 
+    /*
+     * The writer gets a thread of its own, never the common pool's: with two cores that pool has one worker, and
+     * a reader blocked on the echo would keep its own writer (queued behind it) from ever running.
+     */
     private static byte[] echoOverJdkSocket(InetSocketAddress address, byte[] payload) throws Exception {
         try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
             socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> writer = new CompletableFuture<>();
+            Thread writing = new Thread(() -> {
                 try {
                     socket.getOutputStream().write(payload);
                     socket.getOutputStream().flush();
+                    writer.complete(null);
                 } catch (Exception e) {
-                    throw new IllegalStateException(e);
+                    writer.completeExceptionally(e);
                 }
-            });
+            }, "echo-writer");
+            writing.setDaemon(true);
+            writing.start();
             byte[] echoed = socket.getInputStream().readNBytes(payload.length);
             writer.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return echoed;
@@ -190,20 +200,26 @@ class IoUringBufferRingTest {
         int connections = 32;
         int bytesEach = 256 * 1024;
         List<CompletableFuture<Boolean>> results = new ArrayList<>();
-        for (int i = 0; i < connections; i++) {
-            long seed = 100 + i;
-            results.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    byte[] payload = randomBytes(bytesEach, seed);
-                    return Arrays.equals(echoOverJdkSocket(address, payload), payload);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
-        }
+        // A thread per connection: they all send at once, which is the point, and none waits for a pool worker.
+        ExecutorService clients = Executors.newFixedThreadPool(connections);
+        try {
+            for (int i = 0; i < connections; i++) {
+                long seed = 100 + i;
+                results.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        byte[] payload = randomBytes(bytesEach, seed);
+                        return Arrays.equals(echoOverJdkSocket(address, payload), payload);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, clients));
+            }
 
-        for (CompletableFuture<Boolean> result : results) {
-            assertThat(result.get(30, TimeUnit.SECONDS)).as("echoed intact and in order").isTrue();
+            for (CompletableFuture<Boolean> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).as("echoed intact and in order").isTrue();
+            }
+        } finally {
+            clients.shutdownNow();
         }
         assertThat(dryEvents.get()).as("the ring of " + SMALL_BUFFER_COUNT + " buffers ran dry").isPositive();
     }
