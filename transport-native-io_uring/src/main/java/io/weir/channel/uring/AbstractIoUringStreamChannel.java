@@ -7,6 +7,7 @@ import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPipeline;
 import io.weir.channel.ChannelShutdownDirection;
 import io.weir.channel.DefaultChannelConfig;
+import io.weir.channel.DefaultFileRegion;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FileRegion;
@@ -22,6 +23,7 @@ import io.weir.channel.unix.internal.UnixStreamWriter;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -57,8 +59,12 @@ import java.util.Arrays;
  * does not read leaves them queued, and the channel turns unwritable at the high water mark like any other. The
  * buffers being written (and the iovec array) are kept until the completion, so failing the queued writes on close
  * cannot free memory the kernel still reads. Heap and composite buffers are copied into one direct buffer when
- * written. A {@link FileRegion} goes out with {@code sendfile(2)} (or transfers itself) as on epoll, waiting for
- * writability with a one-shot {@code IORING_OP_POLL_ADD} when the socket is full. Other message types are refused.
+ * written. A {@link io.weir.channel.DefaultFileRegion} over a file goes out with {@code IORING_OP_SPLICE}, file to
+ * the channel's pipe to the socket, without passing through a Java buffer (see {@link FileRegionSplicer}); other
+ * {@link FileRegion}s (and every region on a kernel without splice) go out with {@code sendfile(2)} or transfer
+ * themselves as on epoll. Either way a full socket is waited for with a one-shot {@code IORING_OP_POLL_ADD} for
+ * writability. Shutting output down while a region is being spliced fails what is left of it. Other message types
+ * are refused.
  * One buffer of at least {@link IoUringChannelOption#SEND_ZC_THRESHOLD} bytes (where the channel takes that
  * option) goes out with {@code IORING_OP_SEND_ZC} instead, and is held until the send's notification.
  *
@@ -69,7 +75,7 @@ import java.util.Arrays;
  * <p>Options (besides those of every channel): the socket options the subclass names, read from and written to
  * the socket, and {@link ChannelOption#ALLOW_HALF_CLOSURE}.
  *
- * <p>Not yet: splice for file regions. Thread-safe as every channel.
+ * <p>Thread-safe as every channel.
  */
 abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel implements DuplexChannel {
     private static final ChannelMetadata METADATA =
@@ -124,6 +130,8 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // Event loop only: file regions go out through the shared writer; a poll for writability may be pending.
     private UnixStreamWriter fileWriter;
     private boolean writablePollPending;
+    // Event loop only: sends DefaultFileRegions by splice; made by the first one.
+    private FileRegionSplicer splicer;
 
     /**
      * A stream channel over {@code socket}, which it owns from now on (closed if the construction fails).
@@ -302,6 +310,7 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
             }
             case IoUringIoOps.OP_SEND -> sendCompleted(event.res(), current);
             case IoUringIoOps.OP_SEND_ZC -> zeroCopyCompleted(event, current);
+            case IoUringIoOps.OP_SPLICE -> splicer.completed(event, outboundBuffer(), current);
             case IoUringIoOps.OP_WRITEV -> {
                 boolean shuttingDown = current && outputShutdownPending;
                 if (shuttingDown) {
@@ -608,7 +617,8 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
      */
     @Override
     protected boolean isWritePending() {
-        return sending != null || gathered > 0 || writablePollPending || ioRegistration() == null;
+        return sending != null || gathered > 0 || writablePollPending || ioRegistration() == null
+                || splicer != null && splicer.isInFlight();
     }
 
     /** Sends what was flushed while the channel had no registration. */
@@ -631,7 +641,17 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
                 return;
             }
             if (msg instanceof FileRegion region) {
-                if (!writeFileRegion(in, region)) {
+                FileRegionSplicer.Outcome outcome = FileRegionSplicer.Outcome.NOT_SPLICEABLE;
+                if (FileRegionSplicer.SUPPORTED && region instanceof DefaultFileRegion file) {
+                    FileRegionSplicer s = splicer;
+                    if (s == null) {
+                        s = new FileRegionSplicer(this);
+                        splicer = s;
+                    }
+                    outcome = s.write(in, file);
+                }
+                if (outcome == FileRegionSplicer.Outcome.SUBMITTED
+                        || outcome == FileRegionSplicer.Outcome.NOT_SPLICEABLE && !writeFileRegion(in, region)) {
                     return;
                 }
                 continue;
@@ -678,6 +698,32 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         submit(IoUringIoOps.newPollAdd(socket.intValue(), POLLOUT, false, POLL_WRITABLE));
         writablePollPending = true;
         return false;
+    }
+
+    /** A splice found the socket full: waits for writability, then writes on. */
+    void awaitWritable() {
+        try {
+            submit(IoUringIoOps.newPollAdd(socket.intValue(), POLLOUT, false, POLL_WRITABLE));
+        } catch (ClosedChannelException e) {
+            // Closed meanwhile: the close fails what is queued.
+            return;
+        }
+        writablePollPending = true;
+    }
+
+    /** A splice moved bytes (or was of an earlier registration): writes on if the channel is registered. */
+    void splicedSome() {
+        IoRegistration registration = ioRegistration();
+        if (registration != null && registration.isValid()) {
+            writeFlushed();
+        }
+    }
+
+    /** A splice failed: the failure is thrown from the next doWrite, so the transport's write-error rules apply. */
+    void spliceFailed(IOException failure) {
+        writeFailure = failure;
+        writeFlushed();
+        writeFailure = null;
     }
 
     /**
@@ -757,6 +803,9 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
             releaseParked();
             if (gathered == 0) {
                 closeIov();
+            }
+            if (splicer != null) {
+                splicer.close();
             }
         }
     }
@@ -869,6 +918,16 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         zeroCopyHeld[slot] = null;
         zeroCopyHeldCount--;
         buf.release();
+    }
+
+    /** The channel's file-region splicer, {@code null} before its first region: for tests. Event loop only. */
+    FileRegionSplicer splicer() {
+        return splicer;
+    }
+
+    /** Whether the channel waits for writability with a poll: for tests. Event loop only. */
+    boolean isAwaitingWritable() {
+        return writablePollPending;
     }
 
     /** Zero-copy sends whose buffers wait for their notification: for tests. Event loop only. */

@@ -34,7 +34,9 @@
  *       of the other transports) and {@link io.weir.channel.uring.IoUringSocketChannel} (multishot receive into
  *       the loop's buffer ring, or, without one, one receive in flight
  *       into a direct buffer from the channel's allocator; one write in flight from the outbound buffer, a send or
- *       a writev of up to 256 buffers; file regions with {@code sendfile(2)} and a poll for writability; connect
+ *       a writev of up to 256 buffers; {@link io.weir.channel.DefaultFileRegion}s with {@code IORING_OP_SPLICE},
+ *       file to the channel's pipe to the socket (other regions, or a kernel without splice: {@code sendfile(2)}),
+ *       and a poll for writability when the socket is full; connect
  *       through a non-blocking {@code connect(2)} and a poll; half-closure; the usual socket options). They pass
  *       the testsuite's shared and TCP scenarios, and the reference server runs on them with
  *       {@code --transport io_uring}. Every buffer lent to the kernel is released by its operation's completion,
@@ -55,8 +57,7 @@
  *
  * <h2>What does not exist yet</h2>
  * Incremental buffer consumption ({@code IOU_PBUF_RING_INC}) and buffer sizes that adapt to the traffic (the
- * ring's size is fixed per loop); splice for {@link io.weir.channel.FileRegion}s (they use a direct
- * {@code sendfile(2)} now); the throughput benchmarks against epoll and Netty's io_uring. The reference server's
+ * ring's size is fixed per loop); the throughput benchmarks against epoll and Netty's io_uring. The reference server's
  * HTTP/1.1 and h2c tests run over io_uring ({@code HttpServerTest}, {@code IoUringHttp2InteropTest}); the memory
  * of 10,000 idle connections is in {@code microbench/results/2026-12-06-uring-idle-rss.txt}. The SQE of each
  * operation is described by a new {@link io.weir.channel.uring.IoUringIoOps}, an allocation per operation that
