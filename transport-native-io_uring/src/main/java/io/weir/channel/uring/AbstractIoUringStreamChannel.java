@@ -35,8 +35,9 @@ import java.util.Arrays;
  * <p><b>Reading, with a provided buffer ring</b> (the loop's {@link IoUringIoHandler} has one: the default where
  * the kernel supports it, Linux 6.3 and later). While a read is wanted (auto-read, or
  * {@link io.weir.channel.Channel#read()}) one multishot {@code IORING_OP_RECV} ({@code IORING_RECV_MULTISHOT} with
- * {@code IOSQE_BUFFER_SELECT}) stays armed: the kernel picks a buffer from the loop's ring for each chunk it
- * receives and completes again, so a connection waiting for data holds no buffer at all. Each completion hands
+ * {@code IOSQE_BUFFER_SELECT}) stays armed: the kernel picks a buffer from one of the loop's rings for each chunk it
+ * receives and completes again (small buffers, or large ones while the channel's reads keep filling small ones:
+ * {@link ProvidedBufferChooser}), so a connection waiting for data holds no buffer at all. Each completion hands
  * the ring's buffer itself to the pipeline (one {@code channelRead} and one {@code channelReadComplete}); the
  * ring gets a new buffer in its place. A completion without {@code IORING_CQE_F_MORE} re-arms the receive if
  * reading is still wanted; once it is not (auto-read off and no {@code read()} pending) the receive is cancelled,
@@ -100,6 +101,7 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // whether that receive is in flight, its id, whether it was asked to stop, and whether the channel waits for
     // the ring to have buffers again.
     private IoUringBufferRing bufferRing;
+    private final ProvidedBufferChooser bufferChooser = new ProvidedBufferChooser();
     private boolean multishotInFlight;
     private long multishotId;
     private boolean multishotCancelled;
@@ -378,7 +380,7 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         }
         try {
             multishotId = submit(new IoUringIoOps(IoUringIoOps.OP_RECV, IoUringBufferRing.IOSQE_BUFFER_SELECT,
-                    IORING_RECV_MULTISHOT, socket.intValue(), 0, 0, 0, 0, IoUringBufferRing.GROUP_ID, 0, 0,
+                    IORING_RECV_MULTISHOT, socket.intValue(), 0, 0, 0, 0, ring.groupId(), 0, 0,
                     RECV_MULTISHOT));
         } catch (Throwable t) {
             close(voidPromise());
@@ -389,14 +391,23 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         multishotCancelled = false;
     }
 
-    /** The loop's provided buffer ring, or {@code null} if it has none or the channel is not registered. */
+    /**
+     * The loop's provided buffer ring the next receive picks from (small or large buffers, see
+     * {@link ProvidedBufferChooser}), or {@code null} if the loop has none or the channel is not registered.
+     */
     IoUringBufferRing providedBuffers() {
+        IoUringIoHandler handler = handler();
+        return handler == null ? null : bufferChooser.choose(handler.bufferRing(), handler.largeBufferRing());
+    }
+
+    private IoUringIoHandler handler() {
         IoRegistration registration = ioRegistration();
-        if (registration == null) {
-            return null;
-        }
-        IoUringIoHandler handler = registration.attachment();
-        return handler.bufferRing();
+        return registration == null ? null : registration.attachment();
+    }
+
+    /** The ring the multishot receive last armed on, or {@code null}: for tests. Event loop only. */
+    IoUringBufferRing receivingRing() {
+        return bufferRing;
     }
 
     /**
@@ -510,7 +521,14 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
         allocHandle.reset(config);
         allocHandle.attemptedBytesRead(bufferRing.bufferSize());
-        deliver(buf, buf.readableBytes());
+        int bytes = buf.readableBytes();
+        deliver(buf, bytes);
+        IoUringIoHandler handler = handler();
+        if (handler != null && multishotInFlight && !multishotCancelled
+                && bufferChooser.recordRead(bufferRing, handler.bufferRing(), handler.largeBufferRing(), bytes)) {
+            // Its last completion re-arms the receive on the other ring (the chunks before it are delivered).
+            cancelMultishot();
+        }
     }
 
     /** Delivers parked chunks while reading is wanted, then the parked end of stream, or re-arms the receive. */
