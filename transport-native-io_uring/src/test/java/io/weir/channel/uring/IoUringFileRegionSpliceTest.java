@@ -232,6 +232,20 @@ class IoUringFileRegionSpliceTest {
     }
 
     /**
+     * The region and the pipe are released once the splice in flight completed (with its result or
+     * {@code -ECANCELED}); waits for that a loop turn at a time, up to the timeout.
+     */
+    private static void assertReleasedWithThePipe(IoUringSocketChannel client, DefaultFileRegion region)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while ((region.refCnt() > 0 || onLoop(client, client.splicer()::hasPipe)) && System.nanoTime() < deadline) {
+            onLoop(client, () -> null);
+        }
+        assertThat(region.refCnt()).isZero();
+        assertThat(onLoop(client, client.splicer()::hasPipe)).as("pipe closed").isFalse();
+    }
+
+    /**
      * Closing while a splice is in flight: the write fails, the region (whose file descriptor the operation names)
      * is released only after that splice completed, and the pipe is closed then too.
      */
@@ -253,13 +267,37 @@ class IoUringFileRegionSpliceTest {
             futures.get(1).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             assertThatThrownBy(() -> written.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class);
-            for (int turn = 0; turn < 100 && (region.refCnt() > 0 || onLoop(client, client.splicer()::hasPipe));
-                 turn++) {
-                loop.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            }
-            assertThat(region.refCnt()).isZero();
-            assertThat(onLoop(client, client.splicer()::hasPipe)).as("pipe closed").isFalse();
+            assertReleasedWithThePipe(client, region);
             assertThat(onLoop(client, client.splicer()::isInFlight)).isFalse();
+        }
+    }
+
+    /**
+     * Shutting output down while a splice is in flight: the region's write fails, the peer reads the end of the
+     * stream after whatever part of the region had gone out, and the channel stays open for input.
+     */
+    @Test
+    void shuttingOutputDownWithASpliceInFlightFailsTheRegionButKeepsTheChannel() throws Exception {
+        Path path = file(LARGE_FILE_BYTES, 7);
+        IoUringSocketChannel client = connect();
+        try (Socket accepted = peer.accept()) {
+            DefaultFileRegion region = new DefaultFileRegion(path.toFile(), 0, LARGE_FILE_BYTES);
+            List<ChannelFuture> futures = client.eventLoop().submit(() -> {
+                ChannelFuture write = client.writeAndFlush(region);
+                assertThat(client.splicer().isInFlight()).as("a splice in flight at the shutdown").isTrue();
+                return List.of(write, client.shutdownOutput());
+            }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            futures.get(1).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> futures.get(0).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(io.weir.channel.ChannelOutputShutdownException.class);
+            accepted.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            long read = accepted.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            assertThat(read).as("at most the region, then the end of the stream").isLessThan(LARGE_FILE_BYTES);
+            assertThat(client.isOpen()).isTrue();
+            assertThat(client.isOutputShutdown()).isTrue();
+            assertReleasedWithThePipe(client, region);
         }
     }
 
