@@ -9,7 +9,6 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelOption;
 import io.weir.channel.DefaultFileRegion;
-import io.weir.channel.EventLoop;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.util.platform.PlatformInfo;
 import java.io.IOException;
@@ -232,6 +231,19 @@ class IoUringFileRegionSpliceTest {
     }
 
     /**
+     * Writes {@code region} and calls {@code then} in the same loop turn, while the first splice is in flight:
+     * the write's future and the one {@code then} returned.
+     */
+    private static List<ChannelFuture> writeAndInTheSameTurn(IoUringSocketChannel client, DefaultFileRegion region,
+                                                             Callable<ChannelFuture> then) throws Exception {
+        return onLoop(client, () -> {
+            ChannelFuture write = client.writeAndFlush(region);
+            assertThat(client.splicer().isInFlight()).as("a splice in flight").isTrue();
+            return List.of(write, then.call());
+        });
+    }
+
+    /**
      * The region and the pipe are released once the splice in flight completed (with its result or
      * {@code -ECANCELED}); waits for that a loop turn at a time, up to the timeout.
      */
@@ -255,13 +267,7 @@ class IoUringFileRegionSpliceTest {
         IoUringSocketChannel client = connect();
         try (Socket ignored = peer.accept()) {
             DefaultFileRegion region = new DefaultFileRegion(path.toFile(), 0, LARGE_FILE_BYTES);
-            EventLoop loop = client.eventLoop();
-            // The write submits the first splice; the close comes in the same loop turn, before its completion.
-            List<ChannelFuture> futures = loop.submit(() -> {
-                ChannelFuture write = client.writeAndFlush(region);
-                assertThat(client.splicer().isInFlight()).as("a splice in flight at the close").isTrue();
-                return List.of(write, client.close());
-            }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<ChannelFuture> futures = writeAndInTheSameTurn(client, region, client::close);
             ChannelFuture written = futures.get(0);
 
             futures.get(1).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -282,11 +288,7 @@ class IoUringFileRegionSpliceTest {
         IoUringSocketChannel client = connect();
         try (Socket accepted = peer.accept()) {
             DefaultFileRegion region = new DefaultFileRegion(path.toFile(), 0, LARGE_FILE_BYTES);
-            List<ChannelFuture> futures = client.eventLoop().submit(() -> {
-                ChannelFuture write = client.writeAndFlush(region);
-                assertThat(client.splicer().isInFlight()).as("a splice in flight at the shutdown").isTrue();
-                return List.of(write, client.shutdownOutput());
-            }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<ChannelFuture> futures = writeAndInTheSameTurn(client, region, client::shutdownOutput);
 
             futures.get(1).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             assertThatThrownBy(() -> futures.get(0).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
