@@ -21,6 +21,9 @@
 
 /* weir_iouring_datagram.c: registers io.weir.channel.uring.IoUringDatagramNative; 0, or -1 with an exception. */
 int weir_iouring_datagram_jni_load(JNIEnv* env);
+/* weir_iouring_splice.c: registers io.weir.channel.uring.IoUringSpliceNative; 0, or -1 with an exception. */
+int weir_iouring_splice_jni_load(JNIEnv* env);
+void weir_iouring_splice_jni_unload(JNIEnv* env);
 #define NANOS_PER_SECOND 1000000000LL
 
 /* Older C libraries lack the numbers; they are the same on every architecture since Linux 5.1. */
@@ -328,9 +331,10 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
     }
     jint count = (jint) (sizeof(iouring_methods) / sizeof(iouring_methods[0]));
     if (weir_register_natives(env, IOURING_NATIVE_CLASS, iouring_methods, count) == 0
-            && weir_iouring_datagram_jni_load(env) == 0) {
+            && weir_iouring_datagram_jni_load(env) == 0 && weir_iouring_splice_jni_load(env) == 0) {
         return WEIR_JNI_VERSION;
     }
+    weir_iouring_splice_jni_unload(env);
     weir_unix_jni_unload(env);
     return JNI_ERR;
 }
@@ -338,6 +342,7 @@ JNIEXPORT jint JNI_OnLoad(JavaVM* vm, void* reserved) {
 JNIEXPORT void JNI_OnUnload(JavaVM* vm, void* reserved) {
     JNIEnv* env;
     if ((*vm)->GetEnv(vm, (void**) &env, WEIR_JNI_VERSION) == JNI_OK) {
+        weir_iouring_splice_jni_unload(env);
         weir_unix_jni_unload(env);
     }
 }

@@ -13,7 +13,10 @@ import io.weir.channel.uring.IoUringDomainSocketChannel;
 import io.weir.channel.uring.IoUringIoHandler;
 import io.weir.channel.uring.IoUringServerDomainSocketChannel;
 import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shared and the domain-socket scenarios over the io_uring Unix domain stream channels. Skipped, with the
@@ -44,5 +47,10 @@ class IoUringDomainSocketTransportTest extends AbstractDomainSocketScenarioTest 
     @Override
     PeerCredentials peerCredentials(Channel client) throws IOException {
         return ((IoUringDomainSocketChannel) client).peerCredentials();
+    }
+
+    @Test
+    void fileRegionsBetweenBuffersAreSplicedInWriteOrder(@TempDir Path dir) throws Exception {
+        IoUringFileRegionScenario.regionsBetweenBuffersArriveInOrder(this, dir);
     }
 }

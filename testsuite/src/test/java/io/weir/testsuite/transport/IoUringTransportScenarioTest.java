@@ -10,7 +10,10 @@ import io.weir.channel.uring.IoUring;
 import io.weir.channel.uring.IoUringIoHandler;
 import io.weir.channel.uring.IoUringServerSocketChannel;
 import io.weir.channel.uring.IoUringSocketChannel;
+import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shared and the TCP scenarios over the io_uring TCP channels. Skipped, with the reason, where io_uring cannot be
@@ -36,5 +39,10 @@ class IoUringTransportScenarioTest extends AbstractSocketTransportScenarioTest {
     @Override
     Bootstrap clientChannel(Bootstrap b) {
         return b.channel(IoUringSocketChannel.class);
+    }
+
+    @Test
+    void fileRegionsBetweenBuffersAreSplicedInWriteOrder(@TempDir Path dir) throws Exception {
+        IoUringFileRegionScenario.regionsBetweenBuffersArriveInOrder(this, dir);
     }
 }

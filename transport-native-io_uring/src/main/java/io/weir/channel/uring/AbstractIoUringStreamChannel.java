@@ -7,6 +7,7 @@ import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPipeline;
 import io.weir.channel.ChannelShutdownDirection;
 import io.weir.channel.DefaultChannelConfig;
+import io.weir.channel.DefaultFileRegion;
 import io.weir.channel.DuplexChannel;
 import io.weir.channel.EventLoop;
 import io.weir.channel.FileRegion;
@@ -22,6 +23,7 @@ import io.weir.channel.unix.internal.UnixStreamWriter;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -33,8 +35,9 @@ import java.util.Arrays;
  * <p><b>Reading, with a provided buffer ring</b> (the loop's {@link IoUringIoHandler} has one: the default where
  * the kernel supports it, Linux 6.3 and later). While a read is wanted (auto-read, or
  * {@link io.weir.channel.Channel#read()}) one multishot {@code IORING_OP_RECV} ({@code IORING_RECV_MULTISHOT} with
- * {@code IOSQE_BUFFER_SELECT}) stays armed: the kernel picks a buffer from the loop's ring for each chunk it
- * receives and completes again, so a connection waiting for data holds no buffer at all. Each completion hands
+ * {@code IOSQE_BUFFER_SELECT}) stays armed: the kernel picks a buffer from one of the loop's rings for each chunk it
+ * receives and completes again (small buffers, or large ones while the channel's reads keep filling small ones:
+ * {@link ProvidedBufferChooser}), so a connection waiting for data holds no buffer at all. Each completion hands
  * the ring's buffer itself to the pipeline (one {@code channelRead} and one {@code channelReadComplete}); the
  * ring gets a new buffer in its place. A completion without {@code IORING_CQE_F_MORE} re-arms the receive if
  * reading is still wanted; once it is not (auto-read off and no {@code read()} pending) the receive is cancelled,
@@ -57,8 +60,12 @@ import java.util.Arrays;
  * does not read leaves them queued, and the channel turns unwritable at the high water mark like any other. The
  * buffers being written (and the iovec array) are kept until the completion, so failing the queued writes on close
  * cannot free memory the kernel still reads. Heap and composite buffers are copied into one direct buffer when
- * written. A {@link FileRegion} goes out with {@code sendfile(2)} (or transfers itself) as on epoll, waiting for
- * writability with a one-shot {@code IORING_OP_POLL_ADD} when the socket is full. Other message types are refused.
+ * written. A {@link io.weir.channel.DefaultFileRegion} over a file goes out with {@code IORING_OP_SPLICE}, file to
+ * the channel's pipe to the socket, without passing through a Java buffer (see {@link FileRegionSplicer}); other
+ * {@link FileRegion}s (and every region on a kernel without splice) go out with {@code sendfile(2)} or transfer
+ * themselves as on epoll. Either way a full socket is waited for with a one-shot {@code IORING_OP_POLL_ADD} for
+ * writability. Shutting output down while a region is being spliced fails what is left of it. Other message types
+ * are refused.
  * One buffer of at least {@link IoUringChannelOption#SEND_ZC_THRESHOLD} bytes (where the channel takes that
  * option) goes out with {@code IORING_OP_SEND_ZC} instead, and is held until the send's notification.
  *
@@ -69,7 +76,7 @@ import java.util.Arrays;
  * <p>Options (besides those of every channel): the socket options the subclass names, read from and written to
  * the socket, and {@link ChannelOption#ALLOW_HALF_CLOSURE}.
  *
- * <p>Not yet: splice for file regions. Thread-safe as every channel.
+ * <p>Thread-safe as every channel.
  */
 abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel implements DuplexChannel {
     private static final ChannelMetadata METADATA =
@@ -94,6 +101,7 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // whether that receive is in flight, its id, whether it was asked to stop, and whether the channel waits for
     // the ring to have buffers again.
     private IoUringBufferRing bufferRing;
+    private final ProvidedBufferChooser bufferChooser = new ProvidedBufferChooser();
     private boolean multishotInFlight;
     private long multishotId;
     private boolean multishotCancelled;
@@ -124,6 +132,8 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
     // Event loop only: file regions go out through the shared writer; a poll for writability may be pending.
     private UnixStreamWriter fileWriter;
     private boolean writablePollPending;
+    // Event loop only: sends DefaultFileRegions by splice; made by the first one.
+    private FileRegionSplicer splicer;
 
     /**
      * A stream channel over {@code socket}, which it owns from now on (closed if the construction fails).
@@ -302,6 +312,7 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
             }
             case IoUringIoOps.OP_SEND -> sendCompleted(event.res(), current);
             case IoUringIoOps.OP_SEND_ZC -> zeroCopyCompleted(event, current);
+            case IoUringIoOps.OP_SPLICE -> splicer.completed(event, outboundBuffer(), current);
             case IoUringIoOps.OP_WRITEV -> {
                 boolean shuttingDown = current && outputShutdownPending;
                 if (shuttingDown) {
@@ -369,7 +380,7 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         }
         try {
             multishotId = submit(new IoUringIoOps(IoUringIoOps.OP_RECV, IoUringBufferRing.IOSQE_BUFFER_SELECT,
-                    IORING_RECV_MULTISHOT, socket.intValue(), 0, 0, 0, 0, IoUringBufferRing.GROUP_ID, 0, 0,
+                    IORING_RECV_MULTISHOT, socket.intValue(), 0, 0, 0, 0, ring.groupId(), 0, 0,
                     RECV_MULTISHOT));
         } catch (Throwable t) {
             close(voidPromise());
@@ -380,14 +391,23 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         multishotCancelled = false;
     }
 
-    /** The loop's provided buffer ring, or {@code null} if it has none or the channel is not registered. */
+    /**
+     * The loop's provided buffer ring the next receive picks from (small or large buffers, see
+     * {@link ProvidedBufferChooser}), or {@code null} if the loop has none or the channel is not registered.
+     */
     IoUringBufferRing providedBuffers() {
+        IoUringIoHandler handler = handler();
+        return handler == null ? null : bufferChooser.choose(handler.bufferRing(), handler.largeBufferRing());
+    }
+
+    private IoUringIoHandler handler() {
         IoRegistration registration = ioRegistration();
-        if (registration == null) {
-            return null;
-        }
-        IoUringIoHandler handler = registration.attachment();
-        return handler.bufferRing();
+        return registration == null ? null : registration.attachment();
+    }
+
+    /** The ring the multishot receive last armed on, or {@code null}: for tests. Event loop only. */
+    IoUringBufferRing receivingRing() {
+        return bufferRing;
     }
 
     /**
@@ -501,7 +521,14 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         RecvByteBufAllocator.Handle allocHandle = recvBufAllocHandle();
         allocHandle.reset(config);
         allocHandle.attemptedBytesRead(bufferRing.bufferSize());
-        deliver(buf, buf.readableBytes());
+        int bytes = buf.readableBytes();
+        deliver(buf, bytes);
+        IoUringIoHandler handler = handler();
+        if (handler != null && multishotInFlight && !multishotCancelled
+                && bufferChooser.recordRead(bufferRing, handler.bufferRing(), handler.largeBufferRing(), bytes)) {
+            // Its last completion re-arms the receive on the other ring (the chunks before it are delivered).
+            cancelMultishot();
+        }
     }
 
     /** Delivers parked chunks while reading is wanted, then the parked end of stream, or re-arms the receive. */
@@ -608,7 +635,8 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
      */
     @Override
     protected boolean isWritePending() {
-        return sending != null || gathered > 0 || writablePollPending || ioRegistration() == null;
+        return sending != null || gathered > 0 || writablePollPending || ioRegistration() == null
+                || splicer != null && splicer.isInFlight();
     }
 
     /** Sends what was flushed while the channel had no registration. */
@@ -631,7 +659,17 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
                 return;
             }
             if (msg instanceof FileRegion region) {
-                if (!writeFileRegion(in, region)) {
+                FileRegionSplicer.Outcome outcome = FileRegionSplicer.Outcome.NOT_SPLICEABLE;
+                if (FileRegionSplicer.SUPPORTED && region instanceof DefaultFileRegion file) {
+                    FileRegionSplicer s = splicer;
+                    if (s == null) {
+                        s = new FileRegionSplicer(this);
+                        splicer = s;
+                    }
+                    outcome = s.write(in, file);
+                }
+                if (outcome == FileRegionSplicer.Outcome.SUBMITTED
+                        || outcome == FileRegionSplicer.Outcome.NOT_SPLICEABLE && !writeFileRegion(in, region)) {
                     return;
                 }
                 continue;
@@ -678,6 +716,32 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         submit(IoUringIoOps.newPollAdd(socket.intValue(), POLLOUT, false, POLL_WRITABLE));
         writablePollPending = true;
         return false;
+    }
+
+    /** A splice found the socket full: waits for writability, then writes on. */
+    void awaitWritable() {
+        try {
+            submit(IoUringIoOps.newPollAdd(socket.intValue(), POLLOUT, false, POLL_WRITABLE));
+        } catch (ClosedChannelException e) {
+            // Closed meanwhile: the close fails what is queued.
+            return;
+        }
+        writablePollPending = true;
+    }
+
+    /** A splice moved bytes (or was of an earlier registration): writes on if the channel is registered. */
+    void splicedSome() {
+        IoRegistration registration = ioRegistration();
+        if (registration != null && registration.isValid()) {
+            writeFlushed();
+        }
+    }
+
+    /** A splice failed: the failure is thrown from the next doWrite, so the transport's write-error rules apply. */
+    void spliceFailed(IOException failure) {
+        writeFailure = failure;
+        writeFlushed();
+        writeFailure = null;
     }
 
     /**
@@ -757,6 +821,9 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
             releaseParked();
             if (gathered == 0) {
                 closeIov();
+            }
+            if (splicer != null) {
+                splicer.close();
             }
         }
     }
@@ -869,6 +936,16 @@ abstract class AbstractIoUringStreamChannel extends AbstractIoUringChannel imple
         zeroCopyHeld[slot] = null;
         zeroCopyHeldCount--;
         buf.release();
+    }
+
+    /** The channel's file-region splicer, {@code null} before its first region: for tests. Event loop only. */
+    FileRegionSplicer splicer() {
+        return splicer;
+    }
+
+    /** Whether the channel waits for writability with a poll: for tests. Event loop only. */
+    boolean isAwaitingWritable() {
+        return writablePollPending;
     }
 
     /** Zero-copy sends whose buffers wait for their notification: for tests. Event loop only. */

@@ -13,9 +13,11 @@ import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 
 /**
- * The provided buffer ring of one {@link IoUringIoHandler} ({@code IORING_REGISTER_PBUF_RING}, buffer group
- * {@value #GROUP_ID}): the buffers multishot receives of the handler's channels land in, so a connection that waits
- * for data holds no buffer of its own. Event loop only.
+ * A provided buffer ring of one {@link IoUringIoHandler} ({@code IORING_REGISTER_PBUF_RING}, one buffer group
+ * each): the buffers multishot receives of the handler's channels land in, so a connection that waits for data
+ * holds no buffer of its own. A handler has a ring of small buffers ({@link IoUringIoHandler#SMALL_BUFFER_GROUP})
+ * and may have one of large buffers ({@link IoUringIoHandler#LARGE_BUFFER_GROUP}); a channel arms its receive on
+ * one of them, by the sizes of its recent reads. Event loop only.
  *
  * <p><b>Buffers.</b> {@code count} direct buffers of {@code bufferSize} bytes each, taken from the loop's
  * {@link ByteBufAllocator} (pooled by default), one per buffer id. A completion that carries buffer id {@code b}
@@ -44,8 +46,6 @@ import java.util.ArrayDeque;
  * runs dry one line is logged; {@link #exhaustions()} counts every time.
  */
 final class IoUringBufferRing {
-    /** The buffer group of every handler's ring: each ring has its own namespace of groups. */
-    static final short GROUP_ID = 0;
     /** {@code IOSQE_BUFFER_SELECT}: the kernel picks the receive's buffer from the group in {@code buf_group}. */
     static final byte IOSQE_BUFFER_SELECT = 1 << 5;
     /** {@code IORING_CQE_BUFFER_SHIFT}: a completion's buffer id is its flags' upper 16 bits. */
@@ -64,6 +64,7 @@ final class IoUringBufferRing {
             MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.nativeOrder());
 
     private final int ringFd;
+    private final short groupId;
     private final ByteBufAllocator allocator;
     private final int bufferSize;
     private final int count;
@@ -83,8 +84,10 @@ final class IoUringBufferRing {
     private long exhaustions;
     private boolean registered;
 
-    private IoUringBufferRing(int ringFd, ByteBufAllocator allocator, int bufferSize, int count, Object owner) {
+    private IoUringBufferRing(int ringFd, ByteBufAllocator allocator, int bufferSize, int count, short groupId,
+                              Object owner) {
         this.ringFd = ringFd;
+        this.groupId = groupId;
         this.allocator = allocator;
         this.bufferSize = bufferSize;
         this.count = count;
@@ -101,19 +104,19 @@ final class IoUringBufferRing {
 
     /**
      * Allocates {@code count} buffers of {@code bufferSize} bytes, puts them in a new ring and registers it with
-     * the io_uring {@code ringFd}. On the thread that submits to that ring.
+     * the io_uring {@code ringFd} as buffer group {@code groupId}. On the thread that submits to that ring.
      *
      * @throws IOException if the kernel refused the ring (nothing is left allocated then)
      */
-    static IoUringBufferRing open(int ringFd, ByteBufAllocator allocator, int bufferSize, int count, Object owner)
-            throws IOException {
-        IoUringBufferRing r = new IoUringBufferRing(ringFd, allocator, bufferSize, count, owner);
+    static IoUringBufferRing open(int ringFd, ByteBufAllocator allocator, int bufferSize, int count, short groupId,
+                                  Object owner) throws IOException {
+        IoUringBufferRing r = new IoUringBufferRing(ringFd, allocator, bufferSize, count, groupId, owner);
         try {
             for (int id = 0; id < count; id++) {
                 r.add(id);
             }
             r.publish();
-            int res = Native.ioUringRegisterBufRing(ringFd, r.ringAddress, count, GROUP_ID);
+            int res = Native.ioUringRegisterBufRing(ringFd, r.ringAddress, count, groupId);
             if (res < 0) {
                 throw Errors.newIoException("io_uring_register(IORING_REGISTER_PBUF_RING)", res);
             }
@@ -123,6 +126,11 @@ final class IoUringBufferRing {
         }
         r.registered = true;
         return r;
+    }
+
+    /** The buffer group a receive names ({@code buf_group}) to pick from this ring. */
+    short groupId() {
+        return groupId;
     }
 
     /** Bytes per buffer. */
@@ -208,7 +216,7 @@ final class IoUringBufferRing {
         if (exhaustions++ == 0) {
             LOGGER.log(Level.INFO, "the provided buffer ring of " + owner + " ran dry (" + count + " buffers of "
                     + bufferSize + " bytes): receives wait for buffers to come back; a larger bufferCount in "
-                    + "IoUringIoHandler.newFactory avoids the wait (logged once per loop)");
+                    + "IoUringIoHandler.newFactory avoids the wait (logged once per ring)");
         }
         waiters.add(waiter);
     }
@@ -245,7 +253,7 @@ final class IoUringBufferRing {
     void close() {
         if (registered) {
             registered = false;
-            int res = Native.ioUringUnregisterBufRing(ringFd, GROUP_ID);
+            int res = Native.ioUringUnregisterBufRing(ringFd, groupId);
             if (res < 0) {
                 LOGGER.log(Level.DEBUG, "failed to unregister " + this + ": "
                         + Errors.newIoException("io_uring_register(IORING_UNREGISTER_PBUF_RING)", res).getMessage());

@@ -63,12 +63,20 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * kernel's refers to memory the handle lent it. A registration's id is reused only then.
  *
  * <p><b>Provided buffers.</b> Unless the factory's {@code bufferCount} is 0 or the kernel lacks them (before
- * Linux 6.3), {@link #initialize()} registers one provided buffer ring ({@code IORING_REGISTER_PBUF_RING}) of
- * {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes by default, which the TCP
- * channels' multishot receives fill (see {@link IoUringSocketChannel}). The ring takes at most an eighth of the
- * direct memory limit ({@code -XX:MaxDirectMemorySize}): under a small limit it has fewer buffers (a power of two,
- * logged once), or none below {@value #MIN_RING_BUFFERS}. Each loop turn re-arms receives that found it empty. The ring is unregistered and its buffers freed by {@link #destroy()}, after the drain; buffers already
- * handed to pipelines are ordinary buffers their holders release, before or after the loop is gone.
+ * Linux 6.3), {@link #initialize()} registers provided buffer rings ({@code IORING_REGISTER_PBUF_RING}) which the
+ * stream channels' multishot receives fill (see {@link IoUringSocketChannel}): by default one of
+ * {@value #DEFAULT_BUFFER_COUNT} small buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes and one of
+ * {@value #DEFAULT_LARGE_BUFFER_COUNT} large buffers of {@value #DEFAULT_LARGE_BUFFER_SIZE_BYTES} bytes. A channel
+ * receives into small buffers and moves to the large ones after {@value #FULL_READS_TO_GROW} reads in a row that
+ * filled a small buffer (a bulk transfer), and back after {@value #SMALL_READS_TO_SHRINK} reads in a row that would
+ * have fit in one (see {@link AbstractIoUringStreamChannel}), so a connection of small messages never ties up a
+ * large buffer and a bulk transfer takes a sixteenth of the completions. The rings together take at most an eighth
+ * of the direct memory limit ({@code -XX:MaxDirectMemorySize}): the small ring first, with fewer buffers under a
+ * small limit (a power of two, logged once) or none below {@value #MIN_RING_BUFFERS}; the large ring gets what is
+ * left of the eighth, or is left out below {@value #MIN_LARGE_RING_BUFFERS} buffers. Each loop turn re-arms
+ * receives that found a ring empty. The rings are unregistered and their buffers freed by {@link #destroy()}, after
+ * the drain; buffers already handed to pipelines are ordinary buffers their holders release, before or after the
+ * loop is gone.
  *
  * <p><b>Shutdown.</b> {@link #prepareToDestroy()} cancels every registration and the wake-up read, and drains the
  * ring until every operation has completed (at most {@value #SHUTDOWN_DRAIN_TIMEOUT_MILLIS} ms), then closes the
@@ -99,6 +107,21 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
      * 4 MiB of the allocator's direct memory per loop, shared by all of the loop's connections).
      */
     public static final int DEFAULT_BUFFER_COUNT = 1024;
+    /**
+     * Bytes per buffer of the large ring unless the factory says otherwise: what a channel in a bulk transfer
+     * receives into, sixteen times the small buffer.
+     */
+    public static final int DEFAULT_LARGE_BUFFER_SIZE_BYTES = 64 * 1024;
+    /** Buffers of the large ring unless the factory says otherwise (4 MiB per loop at the default size). */
+    public static final int DEFAULT_LARGE_BUFFER_COUNT = 64;
+    /** The buffer group of the small ring. */
+    static final short SMALL_BUFFER_GROUP = 0;
+    /** The buffer group of the large ring. */
+    static final short LARGE_BUFFER_GROUP = 1;
+    /** Reads in a row that filled a small buffer after which a channel receives into large buffers. */
+    static final int FULL_READS_TO_GROW = 2;
+    /** Reads in a row that fit in a small buffer after which a channel receives into small buffers again. */
+    static final int SMALL_READS_TO_SHRINK = 4;
     /** The largest provided buffer, in bytes. */
     public static final int MAX_BUFFER_SIZE_BYTES = 1 << 20;
     /** How long a shutting-down handler waits for its operations' completions, in milliseconds. */
@@ -135,10 +158,15 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     private final IoUringIoEvent event = new IoUringIoEvent();
     private final int bufferSize;
     private final int bufferCount;
+    private final int largeBufferSize;
+    private final int largeBufferCount;
     /** The fewest buffers a ring shrunk to fit the direct memory limit may have; fewer, and there is no ring. */
     static final int MIN_RING_BUFFERS = 16;
-    // Loop thread only: the provided buffer ring, or null (none asked for, or the kernel lacks it).
+    /** The fewest buffers the large ring may have; fewer, and channels receive into small buffers only. */
+    static final int MIN_LARGE_RING_BUFFERS = 2;
+    // Loop thread only: the provided buffer rings, or null (none asked for, or the kernel lacks them, or no room).
     private IoUringBufferRing bufferRing;
+    private IoUringBufferRing largeBufferRing;
 
     // Loop thread only.
     private IoUringIoRegistration[] registrationsById = new IoUringIoRegistration[INITIAL_REGISTRATION_SLOTS];
@@ -160,10 +188,12 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     private volatile boolean eventFdClosed;
 
     private IoUringIoHandler(EventLoop loop, int ringEntries, int cqEntries, int setupFlags, int bufferSize,
-                             int bufferCount) {
+                             int bufferCount, int largeBufferSize, int largeBufferCount) {
         this.loop = loop;
         this.bufferSize = bufferSize;
         this.bufferCount = bufferCount;
+        this.largeBufferSize = largeBufferSize;
+        this.largeBufferCount = largeBufferCount;
         this.ticker = loop instanceof AbstractScheduledEventExecutor
                 ? ((AbstractScheduledEventExecutor) loop).ticker() : Ticker.system();
         IoUringRing r = null;
@@ -192,8 +222,9 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     }
 
     /**
-     * A factory of handlers with {@value #DEFAULT_RING_ENTRIES} SQEs, {@value #DEFAULT_CQ_ENTRIES} CQEs and a
-     * provided buffer ring of {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes.
+     * A factory of handlers with {@value #DEFAULT_RING_ENTRIES} SQEs, {@value #DEFAULT_CQ_ENTRIES} CQEs and
+     * provided buffer rings of {@value #DEFAULT_BUFFER_COUNT} buffers of {@value #DEFAULT_BUFFER_SIZE_BYTES} bytes
+     * and {@value #DEFAULT_LARGE_BUFFER_COUNT} of {@value #DEFAULT_LARGE_BUFFER_SIZE_BYTES} bytes.
      *
      * @throws UnsatisfiedLinkError when a handler is created if {@link IoUring#isAvailable()} is false
      */
@@ -203,7 +234,8 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
 
     /**
      * A factory of handlers whose rings hold {@code ringEntries} SQEs and {@code cqEntries} CQEs (the kernel
-     * rounds both up to powers of two). Each handler sets up its ring when it is created; failing that,
+     * rounds both up to powers of two), with the default provided buffer rings (see {@link #newFactory()}). Each
+     * handler sets up its ring when it is created; failing that,
      * {@link IoHandlerFactory#newHandler} throws an {@link UncheckedIOException}, or an {@link UnsatisfiedLinkError}
      * if io_uring is not {@linkplain IoUring#isAvailable() available}.
      *
@@ -211,7 +243,8 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
      *         {@code cqEntries} outside {@code ringEntries}-{@value #MAX_CQ_ENTRIES}
      */
     public static IoHandlerFactory newFactory(int ringEntries, int cqEntries) {
-        return newFactory(ringEntries, cqEntries, DEFAULT_BUFFER_SIZE_BYTES, DEFAULT_BUFFER_COUNT);
+        return newFactory(ringEntries, cqEntries, DEFAULT_BUFFER_SIZE_BYTES, DEFAULT_BUFFER_COUNT,
+                DEFAULT_LARGE_BUFFER_SIZE_BYTES, DEFAULT_LARGE_BUFFER_COUNT);
     }
 
     /**
@@ -221,12 +254,29 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
      * kernel without provided buffer rings and multishot receive (before Linux 6.3, see
      * {@link IoUringSocketChannel}), makes each connection receive with one receive at a time into a buffer of its
      * own instead. A ring that runs dry fires {@link IoUringBufferRingExhaustedEvent} on the channels that waited.
+     * One ring only, whose buffers do not adapt to the traffic: {@link #newFactory(int, int, int, int, int, int)}
+     * adds a ring of large buffers.
      *
      * @throws IllegalArgumentException if {@code ringEntries} or {@code cqEntries} are out of range (see
      *         {@link #newFactory(int, int)}), {@code bufferSize} is outside 1-{@value #MAX_BUFFER_SIZE_BYTES}, or
      *         {@code bufferCount} is neither 0 nor a power of two up to 32768
      */
     public static IoHandlerFactory newFactory(int ringEntries, int cqEntries, int bufferSize, int bufferCount) {
+        return newFactory(ringEntries, cqEntries, bufferSize, bufferCount, MAX_BUFFER_SIZE_BYTES, 0);
+    }
+
+    /**
+     * A factory of handlers as {@link #newFactory(int, int, int, int)} with a second provided buffer ring per loop,
+     * of {@code largeBufferCount} buffers of {@code largeBufferSize} bytes: a channel whose reads keep filling the
+     * small buffers receives into large ones until its reads are small again (see {@link #newFactory()}).
+     * {@code largeBufferCount} 0 leaves the large ring out; {@code bufferCount} 0 leaves both out.
+     *
+     * @throws IllegalArgumentException as {@link #newFactory(int, int, int, int)} does, or if
+     *         {@code largeBufferSize} is not above {@code bufferSize} or above {@value #MAX_BUFFER_SIZE_BYTES}, or
+     *         {@code largeBufferCount} is neither 0 nor a power of two up to 32768
+     */
+    public static IoHandlerFactory newFactory(int ringEntries, int cqEntries, int bufferSize, int bufferCount,
+                                              int largeBufferSize, int largeBufferCount) {
         if (bufferSize < 1 || bufferSize > MAX_BUFFER_SIZE_BYTES) {
             throw new IllegalArgumentException("bufferSize: " + bufferSize + " (expected: 1-"
                     + MAX_BUFFER_SIZE_BYTES + ')');
@@ -234,6 +284,15 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
         if (bufferCount < 0 || bufferCount > IoUringBufferRing.MAX_ENTRIES || Integer.bitCount(bufferCount) > 1) {
             throw new IllegalArgumentException("bufferCount: " + bufferCount + " (expected: 0 or a power of two up to "
                     + IoUringBufferRing.MAX_ENTRIES + ')');
+        }
+        if (largeBufferSize <= bufferSize || largeBufferSize > MAX_BUFFER_SIZE_BYTES) {
+            throw new IllegalArgumentException("largeBufferSize: " + largeBufferSize + " (expected: "
+                    + (bufferSize + 1) + '-' + MAX_BUFFER_SIZE_BYTES + ')');
+        }
+        if (largeBufferCount < 0 || largeBufferCount > IoUringBufferRing.MAX_ENTRIES
+                || Integer.bitCount(largeBufferCount) > 1) {
+            throw new IllegalArgumentException("largeBufferCount: " + largeBufferCount + " (expected: 0 or a power of"
+                    + " two up to " + IoUringBufferRing.MAX_ENTRIES + ')');
         }
         if (ringEntries < 1 || ringEntries > MAX_RING_ENTRIES) {
             throw new IllegalArgumentException("ringEntries: " + ringEntries + " (expected: 1-" + MAX_RING_ENTRIES
@@ -246,7 +305,7 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
         return loop -> {
             int setupFlags = IoUring.setupFlags();
             return new IoUringIoHandler(Objects.requireNonNull(loop, "loop"), ringEntries, cqEntries, setupFlags,
-                    bufferSize, bufferCount);
+                    bufferSize, bufferCount, largeBufferSize, largeBufferCount);
         };
     }
 
@@ -254,7 +313,8 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     static IoHandlerFactory newFactoryWithSetupFlags(int setupFlags) {
         IoUring.ensureAvailability();
         return loop -> new IoUringIoHandler(loop, DEFAULT_RING_ENTRIES, DEFAULT_CQ_ENTRIES, setupFlags,
-                DEFAULT_BUFFER_SIZE_BYTES, DEFAULT_BUFFER_COUNT);
+                DEFAULT_BUFFER_SIZE_BYTES, DEFAULT_BUFFER_COUNT, DEFAULT_LARGE_BUFFER_SIZE_BYTES,
+                DEFAULT_LARGE_BUFFER_COUNT);
     }
 
     /**
@@ -304,11 +364,52 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
                     + " memory limit (" + DirectMemory.jvmMaxDirectMemory() + " bytes, -XX:MaxDirectMemorySize)");
         }
         try {
-            bufferRing = IoUringBufferRing.open(ring.fd(), ByteBufAllocator.DEFAULT, bufferSize, count, this);
+            bufferRing = IoUringBufferRing.open(ring.fd(), ByteBufAllocator.DEFAULT, bufferSize, count,
+                    SMALL_BUFFER_GROUP, this);
         } catch (IOException | RuntimeException | OutOfMemoryError e) {
             LOGGER.log(Level.INFO, "no provided buffer ring for " + this + ", connections receive into buffers of"
                     + " their own: " + e);
+            return;
         }
+        openLargeBufferRing((long) count * bufferSize);
+    }
+
+    /** Opens the large ring in what the small one ({@code smallRingBytes}) left of the eighth of direct memory. */
+    private void openLargeBufferRing(long smallRingBytes) {
+        if (largeBufferCount == 0) {
+            return;
+        }
+        long budget = DirectMemory.jvmMaxDirectMemory() / 8 - smallRingBytes;
+        int count = largeRingBufferCount(largeBufferCount, largeBufferSize, budget);
+        if (count < largeBufferCount) {
+            LOGGER.log(Level.INFO, "the large-buffer ring of " + this + " holds " + count + " buffers of "
+                    + largeBufferSize + " bytes, not " + largeBufferCount + ": both rings take at most an eighth of"
+                    + " the direct memory limit (" + DirectMemory.jvmMaxDirectMemory() + " bytes)"
+                    + (count == 0 ? "; connections receive into small buffers only" : ""));
+        }
+        if (count == 0) {
+            return;
+        }
+        try {
+            largeBufferRing = IoUringBufferRing.open(ring.fd(), ByteBufAllocator.DEFAULT, largeBufferSize, count,
+                    LARGE_BUFFER_GROUP, this);
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            LOGGER.log(Level.INFO, "no large-buffer ring for " + this + ", connections receive into small buffers"
+                    + " only: " + e);
+        }
+    }
+
+    /**
+     * How many of {@code wanted} large buffers of {@code bufferSize} bytes fit in {@code budgetBytes}: all, or the
+     * largest power of two that fits; 0 (no large ring) below {@value #MIN_LARGE_RING_BUFFERS}.
+     */
+    static int largeRingBufferCount(int wanted, int bufferSize, long budgetBytes) {
+        long fit = budgetBytes / bufferSize;
+        if (fit >= wanted) {
+            return wanted;
+        }
+        int count = fit <= 0 ? 0 : Integer.highestOneBit((int) Math.min(fit, Integer.MAX_VALUE));
+        return count < MIN_LARGE_RING_BUFFERS ? 0 : count;
     }
 
     /**
@@ -333,6 +434,11 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
         return bufferRing;
     }
 
+    /** The provided buffer ring of large buffers, or {@code null} if there is none. Loop thread. */
+    IoUringBufferRing largeBufferRing() {
+        return largeBufferRing;
+    }
+
     // ---------------------------------------------------------------- run
 
     @Override
@@ -344,6 +450,10 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
         IoUringBufferRing buffers = bufferRing;
         if (buffers != null && !shuttingDown) {
             buffers.serveWaiters();
+            IoUringBufferRing large = largeBufferRing;
+            if (large != null) {
+                large.serveWaiters();
+            }
         }
         // Armed before the loop looks at its queue (in canBlock()), so a task that check misses comes with a
         // wakeup() that finds the flag set.
@@ -732,15 +842,22 @@ public final class IoUringIoHandler implements IoHandler, CompletionQueue.Comple
     }
 
     /**
-     * Unregisters the provided buffer ring and frees the buffers in it, if every operation completed; else keeps
-     * it reachable for good, since a receive still in flight may yet pick one of its buffers.
+     * Unregisters the provided buffer rings and frees the buffers in them, if every operation completed; else keeps
+     * each reachable for good, since a receive still in flight may yet pick one of its buffers.
      */
     private void closeBufferRing() {
-        IoUringBufferRing buffers = bufferRing;
+        IoUringBufferRing large = largeBufferRing;
+        largeBufferRing = null;
+        closeBufferRing(large);
+        IoUringBufferRing small = bufferRing;
+        bufferRing = null;
+        closeBufferRing(small);
+    }
+
+    private void closeBufferRing(IoUringBufferRing buffers) {
         if (buffers == null) {
             return;
         }
-        bufferRing = null;
         if (drained) {
             buffers.close();
         } else {

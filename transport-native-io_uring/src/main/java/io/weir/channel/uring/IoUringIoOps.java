@@ -51,6 +51,8 @@ public final class IoUringIoOps implements IoOps {
     public static final byte OP_SEND = 26;
     /** {@code IORING_OP_RECV}. */
     public static final byte OP_RECV = 27;
+    /** {@code IORING_OP_SPLICE}. */
+    public static final byte OP_SPLICE = 30;
     /** {@code IORING_OP_SHUTDOWN}. */
     public static final byte OP_SHUTDOWN = 34;
     /** {@code IORING_OP_MSG_RING}. */
@@ -136,6 +138,17 @@ public final class IoUringIoOps implements IoOps {
     public static IoUringIoOps newSend(int fd, long address, int length, int msgFlags, short data) {
         return new IoUringIoOps(OP_SEND, (byte) 0, (short) 0, fd, 0, address, length, msgFlags, (short) 0, 0, 0,
                 data);
+    }
+
+    /**
+     * {@code IORING_OP_SPLICE} of up to {@code length} bytes from {@code fdIn} at {@code offsetIn} to {@code fdOut}
+     * at {@code offsetOut}, with {@code SPLICE_F_*} {@code spliceFlags}; an offset of -1 for a pipe or a socket (one
+     * of the two descriptors must be a pipe). The kernel runs it on a worker thread of its own.
+     */
+    public static IoUringIoOps newSplice(int fdIn, long offsetIn, int fdOut, long offsetOut, int length,
+                                         int spliceFlags, short data) {
+        return new IoUringIoOps(OP_SPLICE, (byte) 0, (short) 0, fdOut, offsetOut, offsetIn, length, spliceFlags,
+                (short) 0, fdIn, 0, data);
     }
 
     /**

@@ -19,14 +19,16 @@
  *   <li>{@link io.weir.channel.uring.IoUringIoHandle}, {@link io.weir.channel.uring.IoUringIoOps} (an SQE) and
  *       {@link io.weir.channel.uring.IoUringIoEvent} (a CQE): what a handle submits and hears, and when it may
  *       free the memory it lent the kernel ({@link io.weir.channel.uring.IoUringIoHandle#unregistered()}).</li>
- *   <li>Provided buffer rings: one per handler ({@code IORING_REGISTER_PBUF_RING}), by default 1,024 buffers of
- *       4 KiB from {@link io.weir.buffer.ByteBufAllocator#DEFAULT}, set by
- *       {@link io.weir.channel.uring.IoUringIoHandler#newFactory(int, int, int, int)} (0 buffers: none). Each TCP
+ *   <li>Provided buffer rings: two per handler ({@code IORING_REGISTER_PBUF_RING}), by default 1,024 small
+ *       buffers of 4 KiB and 64 large ones of 64 KiB from {@link io.weir.buffer.ByteBufAllocator#DEFAULT}, set by
+ *       {@link io.weir.channel.uring.IoUringIoHandler#newFactory(int, int, int, int, int, int)} (0 buffers: none;
+ *       the four-argument factory: the small ring only). A connection receives into small buffers and moves to the
+ *       large ones while its reads keep filling small ones, back once they are small again. Each TCP
  *       connection keeps one multishot receive ({@code IORING_RECV_MULTISHOT}, {@code IOSQE_BUFFER_SELECT}) armed
  *       while reading is wanted, so an idle connection holds no receive buffer; a completion hands the ring's
  *       buffer itself to the pipeline and the ring gets a fresh one in its place, so the kernel never writes into
  *       a buffer the application sees. A ring that runs dry ({@code -ENOBUFS}) fires
- *       {@link io.weir.channel.uring.IoUringBufferRingExhaustedEvent}, logs one line per loop, and re-arms the
+ *       {@link io.weir.channel.uring.IoUringBufferRingExhaustedEvent}, logs one line per ring, and re-arms the
  *       waiting receives on later loop turns, no more per turn than the ring holds buffers. Turning auto-read off
  *       cancels the receive; what it completed before the cancellation is kept for the next reads. Used where the
  *       kernel has {@code IORING_FEAT_REG_REG_RING} (Linux 6.3); elsewhere connections receive as below.</li>
@@ -34,7 +36,9 @@
  *       of the other transports) and {@link io.weir.channel.uring.IoUringSocketChannel} (multishot receive into
  *       the loop's buffer ring, or, without one, one receive in flight
  *       into a direct buffer from the channel's allocator; one write in flight from the outbound buffer, a send or
- *       a writev of up to 256 buffers; file regions with {@code sendfile(2)} and a poll for writability; connect
+ *       a writev of up to 256 buffers; {@link io.weir.channel.DefaultFileRegion}s with {@code IORING_OP_SPLICE},
+ *       file to the channel's pipe to the socket (other regions, or a kernel without splice: {@code sendfile(2)}),
+ *       and a poll for writability when the socket is full; connect
  *       through a non-blocking {@code connect(2)} and a poll; half-closure; the usual socket options). They pass
  *       the testsuite's shared and TCP scenarios, and the reference server runs on them with
  *       {@code --transport io_uring}. Every buffer lent to the kernel is released by its operation's completion,
@@ -54,9 +58,7 @@
  * </ul>
  *
  * <h2>What does not exist yet</h2>
- * Incremental buffer consumption ({@code IOU_PBUF_RING_INC}) and buffer sizes that adapt to the traffic (the
- * ring's size is fixed per loop); splice for {@link io.weir.channel.FileRegion}s (they use a direct
- * {@code sendfile(2)} now); the throughput benchmarks against epoll and Netty's io_uring. The reference server's
+ * Incremental buffer consumption ({@code IOU_PBUF_RING_INC}); the throughput benchmarks against epoll and Netty's io_uring. The reference server's
  * HTTP/1.1 and h2c tests run over io_uring ({@code HttpServerTest}, {@code IoUringHttp2InteropTest}); the memory
  * of 10,000 idle connections is in {@code microbench/results/2026-12-06-uring-idle-rss.txt}. The SQE of each
  * operation is described by a new {@link io.weir.channel.uring.IoUringIoOps}, an allocation per operation that

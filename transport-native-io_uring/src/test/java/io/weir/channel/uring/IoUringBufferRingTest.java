@@ -140,22 +140,159 @@ class IoUringBufferRingTest {
     private static byte[] echoOverJdkSocket(InetSocketAddress address, byte[] payload) throws Exception {
         try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
             socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
-            CompletableFuture<Void> writer = new CompletableFuture<>();
-            Thread writing = new Thread(() -> {
-                try {
-                    socket.getOutputStream().write(payload);
-                    socket.getOutputStream().flush();
-                    writer.complete(null);
-                } catch (Exception e) {
-                    writer.completeExceptionally(e);
-                }
-            }, "echo-writer");
-            writing.setDaemon(true);
-            writing.start();
-            byte[] echoed = socket.getInputStream().readNBytes(payload.length);
-            writer.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            return echoed;
+            return echo(socket, payload);
         }
+    }
+
+    /** Writes {@code payload} on a thread of its own while reading its echo from {@code socket}. */
+    private static byte[] echo(Socket socket, byte[] payload) throws Exception {
+        CompletableFuture<Void> writer = new CompletableFuture<>();
+        Thread writing = new Thread(() -> {
+            try {
+                socket.getOutputStream().write(payload);
+                socket.getOutputStream().flush();
+                writer.complete(null);
+            } catch (Exception e) {
+                writer.completeExceptionally(e);
+            }
+        }, "echo-writer");
+        writing.setDaemon(true);
+        writing.start();
+        byte[] echoed = socket.getInputStream().readNBytes(payload.length);
+        writer.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return echoed;
+    }
+
+    /**
+     * {@code connections} JDK clients each echo {@code bytesEach} random bytes through {@code address} at once and
+     * check them. A thread per connection: they all send at once, which is the point, and none waits for a pool
+     * worker.
+     */
+    private static void echoAllAtOnce(InetSocketAddress address, int connections, int bytesEach, long firstSeed)
+            throws Exception {
+        List<CompletableFuture<Boolean>> results = new ArrayList<>();
+        ExecutorService clients = Executors.newFixedThreadPool(connections);
+        try {
+            for (int i = 0; i < connections; i++) {
+                long seed = firstSeed + i;
+                results.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        byte[] payload = randomBytes(bytesEach, seed);
+                        return Arrays.equals(echoOverJdkSocket(address, payload), payload);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, clients));
+            }
+            for (CompletableFuture<Boolean> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).as("echoed intact and in order").isTrue();
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    /** Records the capacity of every buffer the children it is added to read, then passes it on. */
+    @ChannelHandler.Sharable
+    private static final class Capacities implements ChannelHandler {
+        final List<Integer> seen = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            seen.add(((ByteBuf) msg).capacity());
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    /** {@code rounds} messages of {@code size} bytes, each echoed before the next is sent. */
+    private static void pingPong(Socket socket, int rounds, int size) throws Exception {
+        for (int i = 0; i < rounds; i++) {
+            byte[] message = randomBytes(size, 1000 + i);
+            socket.getOutputStream().write(message);
+            assertThat(socket.getInputStream().readNBytes(size)).isEqualTo(message);
+        }
+    }
+
+    /**
+     * One connection: a bulk transfer moves its receive to the large buffers, and the small messages that follow
+     * bring it back to the small ones, all on the default factory's two rings.
+     */
+    @Test
+    void aBulkTransferReceivesIntoLargeBuffersAndSmallMessagesMoveItBack() throws Exception {
+        MultiThreadIoEventLoopGroup group = group(1, IoUringIoHandler.newFactory());
+        Capacities capacities = new Capacities();
+        InetSocketAddress address = server(group, child -> child.pipeline().addLast(capacities, new Echo()));
+        try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            byte[] bulk = randomBytes(8 << 20, 21);
+            assertThat(echo(socket, bulk)).isEqualTo(bulk);
+            assertThat(capacities.seen).as("large buffers during the bulk transfer")
+                    .contains(IoUringIoHandler.DEFAULT_LARGE_BUFFER_SIZE_BYTES);
+
+            int rounds = 4 * IoUringIoHandler.SMALL_READS_TO_SHRINK;
+            pingPong(socket, rounds, 100);
+            List<Integer> last = capacities.seen.subList(capacities.seen.size() - rounds / 2, capacities.seen.size());
+            assertThat(last).as("small buffers again for small messages")
+                    .containsOnly(IoUringIoHandler.DEFAULT_BUFFER_SIZE_BYTES);
+        }
+    }
+
+    @Test
+    void aConnectionOfSmallMessagesNeverTakesALargeBuffer() throws Exception {
+        MultiThreadIoEventLoopGroup group = group(1, IoUringIoHandler.newFactory());
+        Capacities capacities = new Capacities();
+        InetSocketAddress address = server(group, child -> child.pipeline().addLast(capacities, new Echo()));
+        try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            pingPong(socket, 50, 1000);
+        }
+        assertThat(capacities.seen).hasSize(50).containsOnly(IoUringIoHandler.DEFAULT_BUFFER_SIZE_BYTES);
+    }
+
+    /**
+     * A large ring of two buffers under many bulk senders runs dry: the channels hear
+     * {@link IoUringBufferRingExhaustedEvent}, every byte still arrives intact and in order, and the ring serves
+     * large reads again afterwards.
+     */
+    @Test
+    void aTinyLargeRingRunsDryFiresTheEventAndRecovers() throws Exception {
+        MultiThreadIoEventLoopGroup serverGroup = group(1, IoUringIoHandler.newFactory(
+                IoUringIoHandler.DEFAULT_RING_ENTRIES, IoUringIoHandler.DEFAULT_CQ_ENTRIES,
+                IoUringIoHandler.DEFAULT_BUFFER_SIZE_BYTES, IoUringIoHandler.DEFAULT_BUFFER_COUNT,
+                IoUringIoHandler.DEFAULT_LARGE_BUFFER_SIZE_BYTES, IoUringIoHandler.MIN_LARGE_RING_BUFFERS));
+        AtomicInteger dryEvents = new AtomicInteger();
+        CompletableFuture<IoUringBufferRing> largeRing = new CompletableFuture<>();
+        Capacities capacities = new Capacities();
+        InetSocketAddress address = server(serverGroup, child -> child.pipeline().addLast(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                IoUringBufferRing ring = child.receivingRing();
+                if (ring.bufferSize() == IoUringIoHandler.DEFAULT_LARGE_BUFFER_SIZE_BYTES) {
+                    largeRing.complete(ring);
+                }
+                ctx.fireChannelRead(msg);
+            }
+
+            @Override
+            public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                if (evt == IoUringBufferRingExhaustedEvent.INSTANCE) {
+                    dryEvents.incrementAndGet();
+                }
+            }
+        }, capacities, new Echo()));
+        echoAllAtOnce(address, 16, 1 << 20, 200);
+        IoUringBufferRing ring = largeRing.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        EventLoop loop = serverGroup.next();
+        assertThat(loop.submit(ring::exhaustions).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("the large ring ran dry")
+                .isPositive();
+        assertThat(dryEvents.get()).isPositive();
+
+        capacities.seen.clear();
+        byte[] payload = randomBytes(2 << 20, 300);
+        assertThat(echoOverJdkSocket(address, payload)).isEqualTo(payload);
+        assertThat(capacities.seen).as("large reads again").contains(IoUringIoHandler.DEFAULT_LARGE_BUFFER_SIZE_BYTES);
+        assertThat(eventually(loop, () -> ring.available() == ring.count())).as("every large buffer back: %s", ring)
+                .isTrue();
     }
 
     @Test
@@ -197,30 +334,7 @@ class IoUringBufferRingTest {
                 }
             }
         }, new Echo()));
-        int connections = 32;
-        int bytesEach = 256 * 1024;
-        List<CompletableFuture<Boolean>> results = new ArrayList<>();
-        // A thread per connection: they all send at once, which is the point, and none waits for a pool worker.
-        ExecutorService clients = Executors.newFixedThreadPool(connections);
-        try {
-            for (int i = 0; i < connections; i++) {
-                long seed = 100 + i;
-                results.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        byte[] payload = randomBytes(bytesEach, seed);
-                        return Arrays.equals(echoOverJdkSocket(address, payload), payload);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, clients));
-            }
-
-            for (CompletableFuture<Boolean> result : results) {
-                assertThat(result.get(30, TimeUnit.SECONDS)).as("echoed intact and in order").isTrue();
-            }
-        } finally {
-            clients.shutdownNow();
-        }
+        echoAllAtOnce(address, 32, 256 * 1024, 100);
         assertThat(dryEvents.get()).as("the ring of " + SMALL_BUFFER_COUNT + " buffers ran dry").isPositive();
     }
 
@@ -472,5 +586,23 @@ class IoUringBufferRingTest {
                 .isEqualTo(64);
         assertThat(IoUringIoHandler.ringBufferCount(1024, size, mib / 4)).as("fewer than the minimum: no ring")
                 .isZero();
+    }
+
+    @Test
+    void theLargeRingGetsWhatTheSmallOneLeftOfTheEighthAndTheFactoryChecksItsSettings() {
+        int size = 64 * 1024;
+        long mib = 1 << 20;
+        assertThat(IoUringIoHandler.largeRingBufferCount(64, size, 4 * mib)).as("exactly the budget").isEqualTo(64);
+        assertThat(IoUringIoHandler.largeRingBufferCount(64, size, 3 * mib)).as("48 fit: a power of two")
+                .isEqualTo(32);
+        assertThat(IoUringIoHandler.largeRingBufferCount(64, size, size)).as("fewer than the minimum: no ring")
+                .isZero();
+        assertThat(IoUringIoHandler.largeRingBufferCount(64, size, -mib)).as("the small ring took it all").isZero();
+        int entries = IoUringIoHandler.DEFAULT_RING_ENTRIES;
+        int cq = IoUringIoHandler.DEFAULT_CQ_ENTRIES;
+        assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, 4096, 1024, 4096, 64))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("largeBufferSize: 4096");
+        assertThatThrownBy(() -> IoUringIoHandler.newFactory(entries, cq, 4096, 1024, 65536, 48))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("largeBufferCount: 48");
     }
 }

@@ -300,7 +300,7 @@ class IoUringSocketChannelTest {
         }
     }
 
-    /** A file region goes out with sendfile(2), waiting for writability on the ring when the socket is full. */
+    /** A file region goes out by splice, waiting for writability on the ring when the socket is full. */
     @Test
     void fileRegionArrivesByteForByte(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         byte[] data = new byte[4 * 1024 * 1024];
