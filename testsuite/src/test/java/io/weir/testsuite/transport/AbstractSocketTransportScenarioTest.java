@@ -9,18 +9,28 @@ import io.weir.channel.Channel;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelOption;
+import io.weir.channel.ChannelProgressiveFuture;
+import io.weir.channel.ChannelProgressiveFutureListener;
+import io.weir.channel.ChannelProgressivePromise;
 import io.weir.channel.ConnectTimeoutException;
+import io.weir.channel.DefaultFileRegion;
 import io.weir.channel.EventLoop;
 import io.weir.metrics.EventLoopMetrics;
 import io.weir.util.concurrent.EventExecutor;
+import java.io.File;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scenarios of every TCP transport (NIO, epoll) on top of the shared ones: loopback addresses, socket
@@ -133,5 +143,44 @@ abstract class AbstractSocketTransportScenarioTest extends AbstractTransportScen
         ChannelFuture f = client(new ChannelHandler() { }).connect("no-such-host.invalid", 80);
         assertThat(f.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(f.cause()).isInstanceOf(UnknownHostException.class);
+    }
+
+    /** A file region from an offset: every byte arrives, progress reaches its count, and it is released. */
+    @Test
+    void fileRegionIsSentWholeWithProgress(@TempDir Path dir) throws Exception {
+        byte[] content = randomBytes(1024 * 1024 + 123, 7);
+        File file = Files.write(dir.resolve("region.bin"), content).toFile();
+        Channel server = bind(server(new EchoHandler()));
+        int offset = 100;
+        Collector collector = new Collector(content.length - offset);
+        Channel client = connect(client(collector), server.localAddress());
+
+        DefaultFileRegion region = new DefaultFileRegion(file, offset, content.length - offset);
+        assertThat(region.isOpen()).as("opened lazily").isFalse();
+        AtomicLong lastProgress = new AtomicLong();
+        AtomicBoolean totalKnown = new AtomicBoolean(true);
+        ChannelProgressivePromise promise = client.newProgressivePromise();
+        promise.addListener(new ChannelProgressiveFutureListener() {
+            @Override
+            public void operationProgressed(ChannelProgressiveFuture future, long progress, long total) {
+                lastProgress.set(progress);
+                if (total != content.length - offset) {
+                    totalKnown.set(false);
+                }
+            }
+
+            @Override
+            public void operationComplete(ChannelFuture future) {
+            }
+        });
+        ChannelFuture write = client.writeAndFlush(region, promise);
+        assertThat(write.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(write.cause()).isNull();
+        byte[] expected = java.util.Arrays.copyOfRange(content, offset, content.length);
+        assertThat(collector.done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(expected);
+        assertThat(region.refCnt()).as("released once sent").isZero();
+        assertThat(region.transferred()).isEqualTo(content.length - offset);
+        assertThat(lastProgress.get()).isEqualTo(content.length - offset);
+        assertThat(totalKnown.get()).isTrue();
     }
 }
