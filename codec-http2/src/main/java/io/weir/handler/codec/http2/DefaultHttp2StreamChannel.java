@@ -65,6 +65,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private short state = OPEN;
     /** Index in the multiplexer's list of children, -1 once removed from it. */
     int index = -1;
+    /** This child's number on its connection, for its id (made when first asked for: most are never read). */
+    private final int sequence;
     /** Handed to the connection with every frame this child writes: no promise and no listener per write. */
     private Http2StreamChannelWritePromise writePromise;
 
@@ -72,9 +74,9 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      * @param parentCtx the multiplexer's context (its handler is the {@link Http2MultiplexHandler})
      */
     DefaultHttp2StreamChannel(ChannelHandlerContext parentCtx, DefaultHttp2FrameStream stream, int sequence) {
-        super(parentCtx.channel(), parentCtx.channel().eventLoop(), new StreamChannelId(parentCtx.channel().id(),
-                sequence));
+        super(parentCtx.channel(), parentCtx.channel().eventLoop(), true);
         this.parentCtx = parentCtx;
+        this.sequence = sequence;
         this.stream = stream;
         this.config = new DefaultChannelConfig(this) {
             @Override
@@ -106,6 +108,11 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     /** See {@link #STREAM_RETIRED}. */
     boolean streamRetired() {
         return is(STREAM_RETIRED);
+    }
+
+    @Override
+    protected ChannelId newId() {
+        return new StreamChannelId(parent().id(), sequence);
     }
 
     @Override
