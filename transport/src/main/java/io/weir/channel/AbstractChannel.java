@@ -46,6 +46,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private static final VarHandle VOID_PROMISE = findField("voidPromise", VoidChannelPromise.class);
     private static final VarHandle SUCCEEDED_FUTURE = findField("succeededFuture", ChannelFuture.class);
     private static final VarHandle ID = findField("id", ChannelId.class);
+    private static final VarHandle CLOSE_FUTURE = findField("closeFuture", CloseFuture.class);
     /** Whether an allocation failure that reached a pipeline's end was logged at WARNING already. */
     private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_LOGGED =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -55,7 +56,11 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private ChannelId id;
     private final EventLoop eventLoop;
     private final DefaultChannelPipeline pipeline;
-    private final CloseFuture closeFuture;
+    // Made on first use (most HTTP/2 stream channels are never asked for theirs) and completed by the close. A
+    // first closeFuture() writes it then reads closeCompleted; the close writes closeCompleted then reads it: with
+    // both volatile, whichever comes second sees the other's write and completes the future.
+    private volatile CloseFuture closeFuture;
+    private volatile boolean closeCompleted;
     // Both created on first use (most channels never ask for them, an HTTP/2 stream's child for one) and
     // published with a CAS, so every caller sees the same instance: code compares promises with voidPromise().
     private volatile VoidChannelPromise voidPromise;
@@ -125,7 +130,6 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         this.id = id;
         this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
         this.serverChannel = this instanceof ServerChannel;
-        this.closeFuture = new CloseFuture(this);
         this.outboundBuffer = new ChannelOutboundBuffer(this);
         this.pipeline = new DefaultChannelPipeline(this);
     }
@@ -185,7 +189,20 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     @Override
     public final ChannelFuture closeFuture() {
-        return closeFuture;
+        CloseFuture future = closeFuture;
+        return future != null ? future : newCloseFuture();
+    }
+
+    private CloseFuture newCloseFuture() {
+        CloseFuture created = new CloseFuture(this);
+        if (!CLOSE_FUTURE.compareAndSet(this, null, created)) {
+            return closeFuture;
+        }
+        if (closeCompleted) {
+            // The close finished before the future was set and did not see it; completing twice is harmless.
+            created.setClosed();
+        }
+        return created;
     }
 
     /**
@@ -926,8 +943,18 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return true;
     }
 
-    final CloseFuture closeFuture0() {
-        return closeFuture;
+    /** The close is complete: completes the close future, if one was made (else it is made complete). */
+    final void completeClose() {
+        closeCompleted = true;
+        CloseFuture future = closeFuture;
+        if (future != null) {
+            future.setClosed();
+        }
+    }
+
+    /** Whether {@link #completeClose()} ran: the close future is (or will be made) complete. */
+    final boolean closeCompleted() {
+        return closeCompleted;
     }
 
     /** Detaches the outbound buffer (null if detached already): writes from now on fail at once. */

@@ -94,6 +94,38 @@ class AbstractChannelTest {
     }
 
     @Test
+    void closeFutureFirstAskedForAfterTheCloseIsAlreadyComplete() throws Exception {
+        TestChannel ch = registered();
+        ch.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(ch.closeFuture().isSuccess()).isTrue();
+        assertThat(ch.closeFuture()).isSameAs(ch.closeFuture());
+    }
+
+    @Test
+    void closeFutureFirstAskedForWhileTheChannelClosesOnItsLoopCompletes() throws Exception {
+        ExecutorService asker = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 200; round++) {
+                TestChannel ch = registered();
+                CountDownLatch start = new CountDownLatch(1);
+                Future<ChannelFuture> asked = asker.submit(() -> {
+                    start.await();
+                    return ch.closeFuture();
+                });
+                loop.execute(() -> {
+                    start.countDown();
+                    ch.close();
+                });
+                // Whichever of the two came first, the future handed out must complete.
+                asked.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                assertThat(ch.closeFuture().isSuccess()).isTrue();
+            }
+        } finally {
+            asker.shutdownNow();
+        }
+    }
+
+    @Test
     void registerAddsTheHandleToTheLoopAndDeregisterCancelsIt() throws Exception {
         TestChannel ch = registered();
         assertThat(ch.isRegistered()).isTrue();
