@@ -28,7 +28,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     /** Writability bit of the parent channel. */
     static final int PARENT_BIT = 2;
 
-    // Bits of {@link #state}.
+    // Bits of state, below.
     private static final int OPEN = 1;
     private static final int READ_PENDING = 1 << 1;
     private static final int DELIVERING = 1 << 2;
@@ -48,7 +48,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     /** Messages delivered per read when auto-read is off. */
     private static final int MAX_MESSAGES_PER_READ = 16;
 
-    /** The multiplexer's context in the connection's pipeline; its handler is the multiplexer(). */
+    /** The multiplexer's context in the connection's pipeline; its handler is the multiplexer. */
     private final ChannelHandlerContext parentCtx;
     final DefaultHttp2FrameStream stream;
     private final DefaultChannelConfig config;
@@ -58,9 +58,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      */
     private ArrayDeque<Object> inbound;
     /**
-     * The child's state bits below, in one field rather than nine booleans (a stream's channel is made per
-     * request); a short, which fits in the gap the superclass's booleans leave, so the object is 8 bytes smaller.
-     * Written on the event loop only; {@link #isOpen()} may be read from any thread, as before.
+     * The child's state bits above, in one field rather than nine booleans (a stream's channel is made per
+     * request). Written on the event loop only; {@link #isOpen()} may be read from any thread, as before.
      */
     private short state = OPEN;
     /** Index in the multiplexer's list of children, -1 once removed from it. */
