@@ -45,15 +45,22 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
     private static final VarHandle VOID_PROMISE = findField("voidPromise", VoidChannelPromise.class);
     private static final VarHandle SUCCEEDED_FUTURE = findField("succeededFuture", ChannelFuture.class);
+    private static final VarHandle ID = findField("id", ChannelId.class);
+    private static final VarHandle CLOSE_FUTURE = findField("closeFuture", CloseFuture.class);
     /** Whether an allocation failure that reached a pipeline's end was logged at WARNING already. */
     private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_LOGGED =
             new java.util.concurrent.atomic.AtomicBoolean();
 
     private final Channel parent;
-    private final ChannelId id;
+    // Set by the constructor, or on first use by newId() (see the constructor that takes idOnFirstUse), then fixed.
+    private ChannelId id;
     private final EventLoop eventLoop;
     private final DefaultChannelPipeline pipeline;
-    private final CloseFuture closeFuture;
+    // Made on first use (most HTTP/2 stream channels are never asked for theirs) and completed by the close. A
+    // first closeFuture() writes it then reads closeCompleted; the close writes closeCompleted then reads it: with
+    // both volatile, whichever comes second sees the other's write and completes the future.
+    private volatile CloseFuture closeFuture;
+    private volatile boolean closeCompleted;
     // Both created on first use (most channels never ask for them, an HTTP/2 stream's child for one) and
     // published with a CAS, so every caller sees the same instance: code compares promises with voidPromise().
     private volatile VoidChannelPromise voidPromise;
@@ -100,12 +107,29 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
      * @throws NullPointerException if {@code eventLoop} or {@code id} is null
      */
     protected AbstractChannel(Channel parent, EventLoop eventLoop, ChannelId id) {
+        this(Objects.requireNonNull(id, "id"), parent, eventLoop);
+    }
+
+    /**
+     * A channel on {@code eventLoop} whose id, if {@code idOnFirstUse}, is made by {@link #newId()} the first time
+     * it is asked for ({@link #id()}, {@link #hashCode()}, {@link #compareTo}, {@link #toString()}); otherwise it
+     * gets a new {@link DefaultChannelId} now. For channels made in large numbers whose ids are seldom read, such as
+     * an HTTP/2 stream's, one per request: an object fewer each.
+     *
+     * @param parent the channel that created this one, or {@code null}
+     * @throws NullPointerException if {@code eventLoop} is null
+     */
+    protected AbstractChannel(Channel parent, EventLoop eventLoop, boolean idOnFirstUse) {
+        this(idOnFirstUse ? null : DefaultChannelId.newInstance(), parent, eventLoop);
+    }
+
+    /** The constructors' common part; {@code id} is null when it is made on first use. */
+    private AbstractChannel(ChannelId id, Channel parent, EventLoop eventLoop) {
         this.parent = parent;
         this.eventLoop = Objects.requireNonNull(eventLoop, "eventLoop");
-        this.id = Objects.requireNonNull(id, "id");
+        this.id = id;
         this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
         this.serverChannel = this instanceof ServerChannel;
-        this.closeFuture = new CloseFuture(this);
         this.outboundBuffer = new ChannelOutboundBuffer(this);
         this.pipeline = new DefaultChannelPipeline(this);
     }
@@ -122,7 +146,25 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     @Override
     public final ChannelId id() {
-        return id;
+        ChannelId current = id;
+        if (current == null) {
+            current = Objects.requireNonNull(newId(), "newId()");
+            // Threads that race here keep the first id set, so every caller sees one id. A plain read above is
+            // enough: a ChannelId's state is final, so whoever sees the reference sees the whole id.
+            if (!ID.compareAndSet(this, null, current)) {
+                current = (ChannelId) ID.getVolatile(this);
+            }
+        }
+        return current;
+    }
+
+    /**
+     * Makes this channel's id, for a channel built to make it on first use; called at most once per caller of
+     * {@link #id()} that finds none yet (concurrent callers may each call it; one result is kept). The id's fields
+     * must be final. The default makes a new {@link DefaultChannelId}. Any thread.
+     */
+    protected ChannelId newId() {
+        return DefaultChannelId.newInstance();
     }
 
     @Override
@@ -147,7 +189,20 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     @Override
     public final ChannelFuture closeFuture() {
-        return closeFuture;
+        CloseFuture future = closeFuture;
+        return future != null ? future : newCloseFuture();
+    }
+
+    private CloseFuture newCloseFuture() {
+        CloseFuture created = new CloseFuture(this);
+        if (!CLOSE_FUTURE.compareAndSet(this, null, created)) {
+            return closeFuture;
+        }
+        if (closeCompleted) {
+            // The close finished before the future was set and did not see it; completing twice is harmless.
+            created.setClosed();
+        }
+        return created;
     }
 
     /**
@@ -366,7 +421,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     @Override
     public final int hashCode() {
-        return id.hashCode();
+        return id().hashCode();
     }
 
     /** Channels are equal only to themselves. */
@@ -379,7 +434,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     public String toString() {
         SocketAddress local = localAddress();
         SocketAddress remote = remoteAddress();
-        StringBuilder buf = new StringBuilder(64).append("[id: 0x").append(id.asShortText());
+        StringBuilder buf = new StringBuilder(64).append("[id: 0x").append(id().asShortText());
         if (local != null) {
             buf.append(", L:").append(local);
         }
@@ -888,8 +943,18 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return true;
     }
 
-    final CloseFuture closeFuture0() {
-        return closeFuture;
+    /** The close is complete: completes the close future, if one was made (else it is made complete). */
+    final void completeClose() {
+        closeCompleted = true;
+        CloseFuture future = closeFuture;
+        if (future != null) {
+            future.setClosed();
+        }
+    }
+
+    /** Whether {@link #completeClose()} ran: the close future is (or will be made) complete. */
+    final boolean closeCompleted() {
+        return closeCompleted;
     }
 
     /** Detaches the outbound buffer (null if detached already): writes from now on fail at once. */

@@ -17,12 +17,11 @@ final class CloseSequence {
         if (!promise.setUncancellable()) {
             return;
         }
-        CloseFuture closeFuture = channel.closeFuture0();
         if (!channel.markCloseInitiated()) {
-            if (closeFuture.isDone()) {
+            if (channel.closeCompleted()) {
                 promise.trySuccess();
             } else if (!promise.isVoid()) {
-                closeFuture.addListener(f -> promise.trySuccess());
+                channel.closeFuture().addListener(f -> promise.trySuccess());
             }
             return;
         }
@@ -35,10 +34,10 @@ final class CloseSequence {
         channel.remoteAddress();
         try {
             channel.doClose();
-            closeFuture.setClosed();
+            channel.completeClose();
             promise.trySuccess();
         } catch (Throwable t) {
-            closeFuture.setClosed();
+            channel.completeClose();
             promise.tryFailure(t);
         }
         failPendingWork(pendingConnect, buffer, cause);
@@ -50,13 +49,12 @@ final class CloseSequence {
 
     /** See {@link AbstractChannel#settleCloseAfterLoopTerminated()}. */
     static void settleAfterLoopTerminated(AbstractChannel channel) {
-        CloseFuture closeFuture = channel.closeFuture0();
-        if (closeFuture.isDone() || !channel.markCloseInitiated()) {
+        if (channel.closeCompleted() || !channel.markCloseInitiated()) {
             return;
         }
         ChannelOutboundBuffer buffer = channel.takeOutboundBuffer();
         ChannelPromise pendingConnect = channel.takeConnectPromise();
-        closeFuture.setClosed();
+        channel.completeClose();
         failPendingWork(pendingConnect, buffer, null);
     }
 

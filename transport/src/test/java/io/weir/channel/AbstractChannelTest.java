@@ -9,11 +9,16 @@ import io.weir.util.ReferenceCountUtil;
 import io.weir.util.Ticker;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +45,84 @@ class AbstractChannelTest {
         TestChannel ch = new TestChannel(loop);
         ch.register().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         return ch;
+    }
+
+    @Test
+    void idMadeOnFirstUseIsMadeOnceAndNamesTheChannelEverywhere() {
+        AtomicInteger made = new AtomicInteger();
+        ChannelId given = DefaultChannelId.newInstance();
+        TestChannel ch = new TestChannel(loop, true) {
+            @Override
+            protected ChannelId newId() {
+                made.incrementAndGet();
+                return given;
+            }
+        };
+        assertThat(made).hasValue(0);
+        assertThat(ch.hashCode()).isEqualTo(given.hashCode());
+        assertThat(ch.id()).isSameAs(given);
+        assertThat(ch.toString()).contains(given.asShortText());
+        assertThat(made).hasValue(1);
+    }
+
+    @Test
+    void threadsRacingForAnIdMadeOnFirstUseAllGetTheSameOne() throws Exception {
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 50; round++) {
+                // Every call of newId() makes a different id: only the first one set may be handed out.
+                TestChannel ch = new TestChannel(loop, true);
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<ChannelId>> ids = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    ids.add(pool.submit(() -> {
+                        start.await();
+                        return ch.id();
+                    }));
+                }
+                start.countDown();
+                ChannelId first = ids.get(0).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                for (Future<ChannelId> id : ids) {
+                    assertThat(id.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isSameAs(first);
+                }
+                assertThat(ch.id()).isSameAs(first);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void closeFutureFirstAskedForAfterTheCloseIsAlreadyComplete() throws Exception {
+        TestChannel ch = registered();
+        ch.close().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(ch.closeFuture().isSuccess()).isTrue();
+        assertThat(ch.closeFuture()).isSameAs(ch.closeFuture());
+    }
+
+    @Test
+    void closeFutureFirstAskedForWhileTheChannelClosesOnItsLoopCompletes() throws Exception {
+        ExecutorService asker = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 200; round++) {
+                TestChannel ch = registered();
+                CountDownLatch start = new CountDownLatch(1);
+                Future<ChannelFuture> asked = asker.submit(() -> {
+                    start.await();
+                    return ch.closeFuture();
+                });
+                loop.execute(() -> {
+                    start.countDown();
+                    ch.close();
+                });
+                // Whichever of the two came first, the future handed out must complete.
+                asked.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                assertThat(ch.closeFuture().isSuccess()).isTrue();
+            }
+        } finally {
+            asker.shutdownNow();
+        }
     }
 
     @Test

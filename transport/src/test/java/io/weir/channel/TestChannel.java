@@ -24,6 +24,11 @@ class TestChannel extends AbstractChannel {
         super(null, loop);
     }
 
+    /** A channel whose id is made by {@link #newId()} when first asked for. */
+    TestChannel(EventLoop loop, boolean idOnFirstUse) {
+        super(null, loop, idOnFirstUse);
+    }
+
     @Override
     public ChannelConfig config() {
         return config;

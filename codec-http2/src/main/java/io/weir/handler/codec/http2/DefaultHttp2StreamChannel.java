@@ -2,7 +2,6 @@ package io.weir.handler.codec.http2;
 
 import io.weir.channel.AbstractChannel;
 import io.weir.channel.ChannelConfig;
-import io.weir.channel.ChannelFutureListener;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelId;
 import io.weir.channel.ChannelOutboundBuffer;
@@ -28,10 +27,28 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     static final int STREAM_WINDOW_BIT = 1;
     /** Writability bit of the parent channel. */
     static final int PARENT_BIT = 2;
+
+    // Bits of state, below.
+    private static final int OPEN = 1;
+    private static final int READ_PENDING = 1 << 1;
+    private static final int DELIVERING = 1 << 2;
+    /** A task is queued to serve a read the last delivery left pending. */
+    private static final int DELIVERY_SCHEDULED = 1 << 3;
+    /** The multiplexer will call {@link #fireReadComplete()} at the end of the parent's read. */
+    private static final int READ_COMPLETE_PENDING = 1 << 4;
+    private static final int CLOSE_WHEN_DRAINED = 1 << 5;
+    /** Inside {@link #doWrite}. */
+    private static final int WRITING = 1 << 6;
+    private static final int CLOSE_AFTER_WRITE = 1 << 7;
+    /**
+     * The connection closed the stream and retired it: this child's close neither resets it nor hands it back to
+     * the codec, so a close goes one way, connection to child.
+     */
+    private static final int STREAM_RETIRED = 1 << 8;
     /** Messages delivered per read when auto-read is off. */
     private static final int MAX_MESSAGES_PER_READ = 16;
 
-    private final Http2MultiplexHandler multiplexer;
+    /** The multiplexer's context in the connection's pipeline; its handler is the multiplexer. */
     private final ChannelHandlerContext parentCtx;
     final DefaultHttp2FrameStream stream;
     private final DefaultChannelConfig config;
@@ -40,44 +57,61 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      * read as they arrive, so most children never need one).
      */
     private ArrayDeque<Object> inbound;
-    private boolean open = true;
-    private boolean readPending;
-    private boolean delivering;
-    /** A task is queued to serve a read the last delivery left pending. */
-    private boolean deliveryScheduled;
-    /** Created the first time a read has to be served by a task. */
-    private Runnable deliverPendingRead;
-    boolean readCompletePending;
-    private boolean closeWhenDrained;
-    private boolean writing;
-    private boolean closeAfterWrite;
     /**
-     * The connection closed the stream and retired it: this child's close neither resets it nor hands it back to
-     * the codec, so a close goes one way, connection to child.
+     * The child's state bits above, in one field rather than nine booleans (a stream's channel is made per
+     * request). Written on the event loop only; {@link #isOpen()} may be read from any thread, as before.
      */
-    boolean streamRetired;
+    private short state = OPEN;
+    /** Index in the multiplexer's list of children, -1 once removed from it. */
     int index = -1;
+    /** This child's number on its connection, for its id (made when first asked for: most are never read). */
+    private final int sequence;
     /** Handed to the connection with every frame this child writes: no promise and no listener per write. */
     private Http2StreamChannelWritePromise writePromise;
-    /** Watches writes made with a promise of their own (see {@link #writeWithOwnPromise}); created on first use. */
-    private ChannelFutureListener parentWriteDone;
 
-    DefaultHttp2StreamChannel(Http2MultiplexHandler multiplexer, ChannelHandlerContext parentCtx,
-            DefaultHttp2FrameStream stream, int sequence) {
-        super(parentCtx.channel(), parentCtx.channel().eventLoop(), new StreamChannelId(parentCtx.channel().id(),
-                sequence));
-        this.multiplexer = multiplexer;
+    /**
+     * @param parentCtx the multiplexer's context (its handler is the {@link Http2MultiplexHandler})
+     */
+    DefaultHttp2StreamChannel(ChannelHandlerContext parentCtx, DefaultHttp2FrameStream stream, int sequence) {
+        super(parentCtx.channel(), parentCtx.channel().eventLoop(), true);
         this.parentCtx = parentCtx;
+        this.sequence = sequence;
         this.stream = stream;
         this.config = new DefaultChannelConfig(this) {
             @Override
             protected void autoReadCleared() {
                 // A handler paused reading (an unwritable stream, say): no further frame is delivered, not even
                 // the rest of this delivery, and their bytes stay unconsumed, so the peer's window stops it.
-                readPending = false;
+                clear(READ_PENDING);
             }
         };
         stream.attachment = this;
+    }
+
+    private boolean is(int bit) {
+        return (state & bit) != 0;
+    }
+
+    private void set(int bit) {
+        state = (short) (state | bit);
+    }
+
+    private void clear(int bit) {
+        state = (short) (state & ~bit);
+    }
+
+    private Http2MultiplexHandler multiplexer() {
+        return (Http2MultiplexHandler) parentCtx.handler();
+    }
+
+    /** See {@link #STREAM_RETIRED}. */
+    boolean streamRetired() {
+        return is(STREAM_RETIRED);
+    }
+
+    @Override
+    protected ChannelId newId() {
+        return new StreamChannelId(parent().id(), sequence);
     }
 
     @Override
@@ -92,7 +126,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     @Override
     public boolean isOpen() {
-        return open;
+        return is(OPEN);
     }
 
     /**
@@ -106,7 +140,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     @Override
     public boolean isActive() {
-        return open;
+        return is(OPEN);
     }
 
     /** The connection's, which caches it: a stream's channel keeps no copy (its close would take one). */
@@ -138,9 +172,9 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     @Override
     protected void doClose() {
-        open = false;
+        clear(OPEN);
         releaseInbound();
-        multiplexer.childClosed(this);
+        multiplexer().childClosed(this);
     }
 
     private void releaseInbound() {
@@ -164,21 +198,22 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
 
     @Override
     protected void doBeginRead() {
-        readPending = true;
-        if (!delivering && !inboundEmpty()) {
-            deliver(!multiplexer.inParentRead());
+        set(READ_PENDING);
+        if (!is(DELIVERING) && !inboundEmpty()) {
+            deliver(!multiplexer().inParentRead());
         }
     }
 
     /** A frame of this stream arrived (on the event loop). */
     void frameReceived(Object frame) {
-        if (!open) {
+        int s = state;
+        if ((s & OPEN) == 0) {
             ReferenceCountUtil.release(frame);
             return;
         }
-        if (readPending && !delivering && inboundEmpty()) {
+        if ((s & (READ_PENDING | DELIVERING)) == READ_PENDING && inboundEmpty()) {
             // Nothing waits before it: read at once, without a trip through the queue.
-            deliver(!multiplexer.inParentRead(), frame);
+            deliver(!multiplexer().inParentRead(), frame);
             return;
         }
         ArrayDeque<Object> queue = inbound;
@@ -187,8 +222,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             inbound = queue;
         }
         queue.addLast(frame);
-        if (readPending && !delivering) {
-            deliver(!multiplexer.inParentRead());
+        if ((state & (READ_PENDING | DELIVERING)) == READ_PENDING) {
+            deliver(!multiplexer().inParentRead());
         }
     }
 
@@ -205,14 +240,15 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      * with a read pending, so {@code first} is always read.
      */
     private void deliver(boolean completeNow, Object first) {
-        delivering = true;
+        set(DELIVERING);
         try {
             int budget = config.isAutoRead() ? Integer.MAX_VALUE : MAX_MESSAGES_PER_READ;
             Object msg = first;
             boolean delivered = false;
-            while (open && readPending && budget-- > 0 && (msg != null || (msg = pollInbound()) != null)) {
-                if (!config.isAutoRead()) {
-                    readPending = budget > 0 && !inboundEmpty();
+            while ((state & (OPEN | READ_PENDING)) == (OPEN | READ_PENDING) && budget-- > 0
+                    && (msg != null || (msg = pollInbound()) != null)) {
+                if (!config.isAutoRead() && (budget <= 0 || inboundEmpty())) {
+                    clear(READ_PENDING);
                 }
                 int consumed = msg instanceof Http2DataFrame data ? data.content().readableBytes() : 0;
                 delivered = true;
@@ -221,75 +257,72 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
                 pipeline().fireChannelRead(read);
                 if (consumed > 0) {
                     // The reader took the bytes: give them back to the peer's windows (RFC 9113 §6.9).
-                    multiplexer.consumeBytes(stream, consumed);
+                    multiplexer().consumeBytes(stream, consumed);
                 }
             }
             if (delivered) {
                 if (completeNow) {
                     pipeline().fireChannelReadComplete();
-                } else if (!readCompletePending) {
-                    readCompletePending = true;
-                    multiplexer.readCompleteLater(this);
+                } else if (!is(READ_COMPLETE_PENDING)) {
+                    set(READ_COMPLETE_PENDING);
+                    multiplexer().readCompleteLater(this);
                 }
             }
         } finally {
-            delivering = false;
+            clear(DELIVERING);
         }
-        if (closeWhenDrained && inboundEmpty()) {
+        if (is(CLOSE_WHEN_DRAINED) && inboundEmpty()) {
             close(voidPromise());
-        } else if (open && readPending && !inboundEmpty() && !deliveryScheduled) {
+        } else if ((state & (OPEN | READ_PENDING | DELIVERY_SCHEDULED)) == (OPEN | READ_PENDING)
+                && !inboundEmpty()) {
             // A read the pipeline asked for during this delivery (from channelRead or channelReadComplete) that the
             // per-read budget left unserved: served by a task, not here, so one stream's backlog does not hold the
             // loop. Without it the frames would wait for a read that already happened, their bytes unconsumed, and
             // the peer, out of window, would wait for them: the stream would stall.
-            deliveryScheduled = true;
-            Runnable task = deliverPendingRead;
-            if (task == null) {
-                task = this::deliverPendingRead;
-                deliverPendingRead = task;
-            }
-            eventLoop().execute(task);
+            // A task per scheduled delivery, not a field per channel: rare (a backlog past one read's budget).
+            set(DELIVERY_SCHEDULED);
+            eventLoop().execute(this::deliverPendingRead);
         }
     }
 
     private void deliverPendingRead() {
-        deliveryScheduled = false;
-        if (open && readPending && !delivering && !inboundEmpty()) {
-            deliver(!multiplexer.inParentRead());
+        clear(DELIVERY_SCHEDULED);
+        if ((state & (OPEN | READ_PENDING | DELIVERING)) == (OPEN | READ_PENDING) && !inboundEmpty()) {
+            deliver(!multiplexer().inParentRead());
         }
     }
 
     /** Called by the multiplexer at the end of the parent's read. */
     void fireReadComplete() {
-        readCompletePending = false;
-        if (open) {
+        clear(READ_COMPLETE_PENDING);
+        if (is(OPEN)) {
             pipeline().fireChannelReadComplete();
         }
     }
 
     /** The stream closed: close once the frames already queued were read. */
     void streamClosed() {
-        streamRetired = true;
-        if (writing) {
+        set(STREAM_RETIRED);
+        if (is(WRITING)) {
             // Inside doWrite (our own last frame closed the stream): close once the write loop is done.
-            closeAfterWrite = true;
+            set(CLOSE_AFTER_WRITE);
         } else if (inboundEmpty()) {
             close(voidPromise());
         } else {
-            closeWhenDrained = true;
+            set(CLOSE_WHEN_DRAINED);
         }
     }
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) {
-        writing = true;
+        set(WRITING);
         try {
             writeFrames(in);
         } finally {
-            writing = false;
+            clear(WRITING);
         }
-        if (closeAfterWrite) {
-            closeAfterWrite = false;
+        if (is(CLOSE_AFTER_WRITE)) {
+            clear(CLOSE_AFTER_WRITE);
             streamClosed();
         }
     }
@@ -316,11 +349,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             }
             // Nothing of this stream waits for window: the only frame the connection can fail during this call is
             // this one, so a failure reported during the call is its refusal and one shared promise serves.
-            Http2StreamChannelWritePromise promise = writePromise;
-            if (promise == null) {
-                promise = new Http2StreamChannelWritePromise(this);
-                writePromise = promise;
-            }
+            Http2StreamChannelWritePromise promise = writePromise();
             Throwable refused;
             promise.beginWrite();
             try {
@@ -335,7 +364,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             }
         }
         if (wrote) {
-            multiplexer.flushParent();
+            multiplexer().flushParent();
         }
     }
 
@@ -352,24 +381,20 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             return;
         }
         if (!promise.isDone()) {
-            promise.addListener(parentWriteDone());
+            // Outside beginWrite/endWrite, a failure the relay reports is a frame lost: frameLost, as wanted here.
+            promise.addListener(writePromise().relay());
         }
         in.remove();
     }
 
-    private ChannelFutureListener parentWriteDone() {
-        ChannelFutureListener listener = parentWriteDone;
-        if (listener == null) {
-            listener = future -> {
-                if (!future.isSuccess()) {
-                    frameLost(future.cause());
-                }
-            };
-            parentWriteDone = listener;
+    private Http2StreamChannelWritePromise writePromise() {
+        Http2StreamChannelWritePromise promise = writePromise;
+        if (promise == null) {
+            promise = new Http2StreamChannelWritePromise(this);
+            writePromise = promise;
         }
-        return listener;
+        return promise;
     }
-
 
     /**
      * A frame accepted earlier did not reach the socket. The codec's own refusals of queued frames (the stream was
@@ -382,10 +407,10 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         if (cause instanceof Http2Exception || !parent().isOpen()) {
             return;
         }
-        if (open) {
+        if (is(OPEN)) {
             pipeline().fireExceptionCaught(cause);
         }
-        multiplexer.frameWriteFailed(cause);
+        multiplexer().frameWriteFailed(cause);
     }
 
     @Override

@@ -63,7 +63,7 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
 
     /** Opens a child for a stream we start (used by the bootstrap). Event loop only. */
     DefaultHttp2StreamChannel newOutboundChild(ChannelHandler handler) {
-        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx,
+        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(ctx,
                 (DefaultHttp2FrameStream) codec.newStream(), childSequence++);
         register(child, handler);
         return child;
@@ -71,7 +71,7 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
 
     /** Opens the child of stream 1 after a client's HTTP/1.1 Upgrade to h2c. Event loop only. */
     Http2StreamChannel newUpgradeChild(DefaultHttp2FrameStream stream, ChannelHandler handler) {
-        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream, childSequence++);
+        DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(ctx, stream, childSequence++);
         register(child, handler);
         return child;
     }
@@ -107,7 +107,7 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         }
         if (attachment == null && msg instanceof Http2HeadersFrame && codec.isServer() == (stream.id % 2 == 1)
                 && stream.isActive()) {
-            DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(this, ctx, stream, childSequence++);
+            DefaultHttp2StreamChannel child = new DefaultHttp2StreamChannel(ctx, stream, childSequence++);
             register(child, inboundStreamHandler);
             child.frameReceived(msg);
             return;
@@ -173,7 +173,7 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
         }
         DefaultHttp2FrameStream stream = child.stream;
         stream.attachment = Boolean.FALSE;
-        if (child.streamRetired) {
+        if (child.streamRetired()) {
             // The connection closed this stream and told the child: nothing to reset, nothing to retire.
             return;
         }

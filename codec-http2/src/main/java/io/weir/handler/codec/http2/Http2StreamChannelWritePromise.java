@@ -51,6 +51,16 @@ final class Http2StreamChannelWritePromise extends AbstractVoidChannelPromise {
 
     @Override
     public ChannelPromise unvoid() {
+        ChannelPromise promise = new DefaultChannelPromise(channel());
+        promise.addListener(relay());
+        return promise;
+    }
+
+    /**
+     * The listener that reports a real promise's failure like a failure of this one (outside
+     * {@link #beginWrite()} to {@link #endWrite()}: as a frame lost); one per stream channel, made on first use.
+     */
+    ChannelFutureListener relay() {
         ChannelFutureListener listener = relay;
         if (listener == null) {
             listener = future -> {
@@ -60,9 +70,7 @@ final class Http2StreamChannelWritePromise extends AbstractVoidChannelPromise {
             };
             relay = listener;
         }
-        ChannelPromise promise = new DefaultChannelPromise(channel());
-        promise.addListener(listener);
-        return promise;
+        return listener;
     }
 
     @Override

@@ -33,9 +33,18 @@ public final class NettyH2cConnectionHandlerServer {
                 new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new Builder(body).build());
+                        ch.pipeline().addLast(newHandler(body));
                     }
                 });
+    }
+
+    /**
+     * A new connection handler answering every request stream with {@code body} (retained per response, released
+     * by the caller once the server stops); used by the h2c server here and by the TLS one,
+     * {@link NettyTlsH2ConnectionHandlerServer}.
+     */
+    static Http2ConnectionHandler newHandler(ByteBuf body) {
+        return new Builder(body).build();
     }
 
     private static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<Handler, Builder> {

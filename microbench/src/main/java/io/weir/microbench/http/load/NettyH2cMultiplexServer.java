@@ -61,7 +61,7 @@ public final class NettyH2cMultiplexServer {
         return headers;
     }
 
-    /** Binds a one-loop server (as every h2c load server does) and waits until it closes. */
+    /** Binds a server with the options' transport and loop count (h2c or TLS) and waits until it closes. */
     static void run(String name, LoadServerArgs options, ByteBuf body, ChannelHandler childHandler)
             throws InterruptedException {
         NettyLoadTransport transport = NettyLoadTransport.of(options.transport());

@@ -1,6 +1,5 @@
 package io.weir.microbench.http.load;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -8,9 +7,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
@@ -39,39 +35,32 @@ public final class NettyTlsH2Server {
 
     public static void main(String[] args) throws Exception {
         LoadServerArgs options = LoadServerArgs.parse(args);
+        SslContext tls = newSslContext();
+        ByteBuf body = Unpooled.directBuffer(WeirTlsH2Server.BODY.length).writeBytes(WeirTlsH2Server.BODY);
+        StreamHandler streams = new StreamHandler(body);
+        NettyH2cMultiplexServer.run("netty h2 TLS server (JDK provider)", options, body,
+                new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(tls.newHandler(ch.alloc()),
+                                Http2FrameCodecBuilder.forServer().build(), new Http2MultiplexHandler(streams));
+                    }
+                });
+    }
+
+    /**
+     * The TLS settings every Netty TLS load server uses, matching {@link WeirTlsH2Server}'s: the JDK provider, a new
+     * self-signed EC P-256 certificate, TLS 1.3 with AES-128-GCM only, ALPN offering h2 alone.
+     */
+    static SslContext newSslContext() throws Exception {
         SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
-        SslContext tls = SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
+        return SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
                 .sslProvider(SslProvider.JDK).protocols(WeirTlsH2Server.PROTOCOL)
                 .ciphers(java.util.List.of(WeirTlsH2Server.CIPHER))
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, "h2"))
                 .build();
-        NettyLoadTransport transport = NettyLoadTransport.of(options.transport());
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
-        ByteBuf body = Unpooled.directBuffer(WeirTlsH2Server.BODY.length).writeBytes(WeirTlsH2Server.BODY);
-        StreamHandler streams = new StreamHandler(body);
-        try {
-            Channel server = new ServerBootstrap()
-                    .group(group)
-                    .channel(transport.serverChannel())
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(tls.newHandler(ch.alloc()),
-                                    Http2FrameCodecBuilder.forServer().build(), new Http2MultiplexHandler(streams));
-                        }
-                    })
-                    .bind(options.port()).sync().channel();
-            System.out.println("netty h2 TLS server on " + server.localAddress() + " (" + options.transport().label()
-                    + ", " + options.threads() + " thread(s), JDK provider)");
-            server.closeFuture().sync();
-        } finally {
-            group.shutdownGracefully();
-            body.release();
-        }
     }
 
     @ChannelHandler.Sharable
