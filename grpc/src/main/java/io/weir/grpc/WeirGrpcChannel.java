@@ -31,6 +31,7 @@ import io.weir.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,11 @@ public final class WeirGrpcChannel extends ManagedChannel {
     public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
     /** How long a new connection waits for the server's first SETTINGS frame before it gives up, in milliseconds. */
     public static final long SETTINGS_TIMEOUT_MILLIS = 10_000;
+    /**
+     * How many methods' {@code :path} values a channel keeps ready-made; calls of further methods build theirs each
+     * time. Methods come from generated code, so a few dozen is usual.
+     */
+    public static final int MAX_CACHED_PATHS = 1024;
     /** The shortest keepalive interval {@link Builder#keepAliveTime} takes, in milliseconds. */
     public static final long MIN_KEEPALIVE_TIME_MILLIS = 1_000;
     /** How long a keepalive PING may go unanswered by default, in milliseconds. */
@@ -79,6 +85,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
     private final DecompressorRegistry decompressors;
     private final AsciiString acceptEncoding;
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private final ConcurrentHashMap<String, AsciiString> paths = new ConcurrentHashMap<>();
     private final long keepAliveTimeNanos;
     private final long keepAliveTimeoutNanos;
     private final boolean keepAliveWithoutCalls;
@@ -149,6 +156,19 @@ public final class WeirGrpcChannel extends ManagedChannel {
 
     AsciiString scheme() {
         return tls != null ? HTTPS : HTTP;
+    }
+
+    /** The {@code :path} of {@code method}'s calls, built once per method (up to {@link #MAX_CACHED_PATHS}). */
+    AsciiString path(MethodDescriptor<?, ?> method) {
+        String name = method.getFullMethodName();
+        AsciiString path = paths.get(name);
+        if (path == null) {
+            path = AsciiString.cached("/" + name);
+            if (paths.size() < MAX_CACHED_PATHS) {
+                paths.putIfAbsent(name, path);
+            }
+        }
+        return path;
     }
 
     /** Gives {@code call} a stream on the current connection, now or when one is free. Event loop only. */
@@ -279,6 +299,10 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private ScheduledFuture<?> keepAliveCheck;
         private ScheduledFuture<?> pingTimeout;
         private long pingPayload;
+        /** How deep the listeners of this connection's calls running on the loop are nested; 0 if none runs. */
+        private int listenersRunning;
+        /** Calls written from a running listener: flushed when the outermost listener returns. */
+        private final ArrayDeque<ClientCallStream<?, ?>> flushAfterListeners = new ArrayDeque<>();
         final ChannelHandler readClock = new ChannelHandler() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -286,6 +310,37 @@ public final class WeirGrpcChannel extends ManagedChannel {
                 ctx.fireChannelRead(msg);
             }
         };
+
+        /** A call's listener starts running on the loop. */
+        void listenersStarted() {
+            listenersRunning++;
+        }
+
+        /**
+         * A call's listener returned; after the outermost one the calls it wrote to are flushed, still inside the
+         * read (or task) that ran it, so the streams' frames join one flush of the connection.
+         */
+        void listenersEnded() {
+            if (--listenersRunning == 0) {
+                ClientCallStream<?, ?> call;
+                while ((call = flushAfterListeners.pollFirst()) != null) {
+                    call.flushIfPending();
+                }
+            }
+        }
+
+        /**
+         * Defers {@code call}'s flush to the end of the listener running on the loop, if one is (a call started or
+         * written from another call's listener, as stubs with a direct executor do); false if none is. At most once
+         * per call and listener: the call's own pending flag guards it, so the queue holds at most the open calls.
+         */
+        boolean flushAfterListeners(ClientCallStream<?, ?> call) {
+            if (listenersRunning == 0 || gone) {
+                return false;
+            }
+            flushAfterListeners.addLast(call);
+            return true;
+        }
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
