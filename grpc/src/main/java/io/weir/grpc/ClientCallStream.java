@@ -399,6 +399,8 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             held = null;
         }
         flushPending = false;
+        // The refused stream's read ends without a read-complete: the new stream's flushes must not wait for it.
+        inRead = false;
         stream = null;
         responseHeadersSeen = false;
         unsent.addAll(again);
@@ -474,12 +476,12 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        inRead = true;
         if (done || ctx.channel() != stream) {
             // Ended, or the refused stream of a retried call.
             ReferenceCountUtil.release(msg);
             return;
         }
+        inRead = true;
         if (msg instanceof Http2HeadersFrame frame) {
             if (!responseHeadersSeen) {
                 responseHeadersSeen = true;

@@ -56,6 +56,13 @@ import java.util.concurrent.TimeUnit;
 public final class WeirGrpcChannel extends ManagedChannel {
     /** The largest response message accepted by default, in octets: 4 MiB, as grpc-java. */
     public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES = 4 << 20;
+    /**
+     * The receive window of each stream and of the connection by default, in octets: 1 MiB, as grpc-java's
+     * {@code flowControlWindow}. HTTP/2's own 65,535 costs a WINDOW_UPDATE per 32 KiB of each stream.
+     */
+    public static final int DEFAULT_FLOW_CONTROL_WINDOW_BYTES = 1 << 20;
+    /** The smallest {@link Builder#flowControlWindow}, in octets: HTTP/2's initial window (RFC 9113 §6.9.2). */
+    public static final int MIN_FLOW_CONTROL_WINDOW_BYTES = 65_535;
     /** How long a connection attempt may take, in milliseconds. */
     public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
     /** How long a new connection waits for the server's first SETTINGS frame before it gives up, in milliseconds. */
@@ -81,6 +88,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
     private final EventLoop loop;
     private final Executor executor;
     private final int maxInboundMessageSize;
+    private final int flowControlWindow;
     private final CompressorRegistry compressors;
     private final DecompressorRegistry decompressors;
     private final AsciiString acceptEncoding;
@@ -104,6 +112,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         this.loop = (b.group != null ? b.group : ownGroup).next();
         this.executor = b.executor;
         this.maxInboundMessageSize = b.maxInboundMessageSize;
+        this.flowControlWindow = b.flowControlWindow;
         this.compressors = b.compressors;
         this.decompressors = b.decompressors;
         this.acceptEncoding = AsciiString.of(String.join(",", decompressors.getAdvertisedMessageEncodings()));
@@ -200,7 +209,10 @@ public final class WeirGrpcChannel extends ManagedChannel {
                                     address.getPort()));
                         }
                         // Every read counts for keepalive, the streams' DATA too: noted before the codec.
-                        ch.pipeline().addLast(c.readClock, Http2FrameCodecBuilder.forClient().build(),
+                        Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forClient()
+                                .initialSettings(new Http2Settings().initialWindowSize(flowControlWindow))
+                                .connectionWindowSize(flowControlWindow);
+                        ch.pipeline().addLast(c.readClock, codec.build(),
                                 new Http2MultiplexHandler(new RefusePushedStreams()), c);
                     }
                 })
@@ -507,6 +519,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private Class<? extends Channel> channelType = NioSocketChannel.class;
         private Executor executor;
         private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES;
+        private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW_BYTES;
         private CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
         private DecompressorRegistry decompressors = DecompressorRegistry.getDefaultInstance();
         private long keepAliveTimeNanos;
@@ -586,6 +599,23 @@ public final class WeirGrpcChannel extends ManagedChannel {
                 throw new IllegalArgumentException("maxInboundMessageSize: " + bytes + " (expected >= 0)");
             }
             this.maxInboundMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * How many response octets the server may send ahead of what the calls read, per stream and for the
+         * connection (SETTINGS_INITIAL_WINDOW_SIZE and the connection's window); default
+         * {@value #DEFAULT_FLOW_CONTROL_WINDOW_BYTES}. A call reads its stream only as its listener asks, so this
+         * bounds what a connection buffers for slow listeners. Returns this.
+         *
+         * @throws IllegalArgumentException below {@value #MIN_FLOW_CONTROL_WINDOW_BYTES}
+         */
+        public Builder flowControlWindow(int bytes) {
+            if (bytes < MIN_FLOW_CONTROL_WINDOW_BYTES) {
+                throw new IllegalArgumentException("flowControlWindow: " + bytes + " (expected >= "
+                        + MIN_FLOW_CONTROL_WINDOW_BYTES + ")");
+            }
+            this.flowControlWindow = bytes;
             return this;
         }
 
