@@ -44,6 +44,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * the stream's writability. An OK status is delivered after the messages before it were asked for; another status
  * at once, dropping them.
  *
+ * <p><b>Frames.</b> The last request message written is held back until the stream is flushed, so a half-close
+ * right after it (a unary call, or the last message of a client stream, sent from a listener on the event loop) ends
+ * the stream on that message's DATA frame rather than on an empty one of its own: a unary call costs HEADERS and one
+ * DATA frame, as grpc-java's.
+ *
  * <p><b>Transparent retry.</b> A stream the server refuses (RST_STREAM REFUSED_STREAM, RFC 9113 §8.7: nothing of it
  * was processed) before any response is opened again once, as a new stream (on a new connection after a GOAWAY),
  * with the request bytes sent so far; they are kept for that until the response starts, up to
@@ -97,6 +102,9 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     private ScheduledFuture<?> deadlineTimer;
     private boolean inRead;
     private boolean flushPending;
+    private final Runnable flushTask = this::flushIfPending;
+    /** The last request message, written when the stream is flushed or with END_STREAM at the half-close. */
+    private ByteBuf held;
     /** Copies of the request bytes written, for a retry of a refused stream; null once it can no longer happen. */
     private ArrayDeque<ByteBuf> replay = new ArrayDeque<>(2);
     private int replayBytes;
@@ -130,7 +138,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         context = Context.current();
         deadline = earlier(options.getDeadline(), context.getDeadline());
         Http2Headers h = new Http2Headers(12, true).method(POST).scheme(channel.scheme())
-                .path("/" + method.getFullMethodName())
+                .path(channel.path(method))
                 .authority(options.getAuthority() != null ? options.getAuthority() : channel.authority());
         h.add(GrpcHeaderNames.CONTENT_TYPE, GrpcHeaderNames.APPLICATION_GRPC);
         h.add(TE, TRAILERS);
@@ -326,7 +334,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             s.write(new Http2DataFrame(message, halfClosePending && unsent.isEmpty()), s.voidPromise());
         }
         halfCloseSent = halfClosePending;
-        s.flush();
+        flush();
         readIfWanted();
         if (s.isWritable()) {
             dispatch(READY);
@@ -340,8 +348,18 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             unsent.addLast(framed);
         } else {
             remember(framed);
-            stream.write(new Http2DataFrame(framed, false), stream.voidPromise());
+            writeHeld();
+            held = framed;
             flush();
+        }
+    }
+
+    /** Writes the message held back, if any, without END_STREAM: another message or a flush comes after it. */
+    private void writeHeld() {
+        ByteBuf m = held;
+        if (m != null) {
+            held = null;
+            stream.write(new Http2DataFrame(m, false), stream.voidPromise());
         }
     }
 
@@ -375,6 +393,14 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     private void retryRefused() {
         ArrayDeque<ByteBuf> again = replay;
         replay = null;
+        if (held != null) {
+            // Its copy is the last one in the replay.
+            held.release();
+            held = null;
+        }
+        flushPending = false;
+        // The refused stream's read ends without a read-complete: the new stream's flushes must not wait for it.
+        inRead = false;
         stream = null;
         responseHeadersSeen = false;
         unsent.addAll(again);
@@ -391,17 +417,46 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             halfClosePending = true;
         } else {
             halfCloseSent = true;
-            stream.write(new Http2DataFrame(Unpooled.EMPTY_BUFFER, true), stream.voidPromise());
+            ByteBuf last = held;
+            held = null;
+            // RFC 9113 §8.1: END_STREAM on the last DATA frame of the request, an empty one if it went out already.
+            stream.write(new Http2DataFrame(last != null ? last : Unpooled.EMPTY_BUFFER, true), stream.voidPromise());
             flush();
         }
     }
 
+    /**
+     * Flushes the stream once what is under way is done, so that the frames of one loop turn go out in one flush
+     * and a half-close can still join the held message: at the end of this stream's read or of its listener's
+     * events, at the end of another call's listener running on the loop (a stub with a direct executor starting the
+     * next call), else in a task queued on the loop (a caller on another thread, whose half-close task is usually
+     * queued already).
+     */
     private void flush() {
-        if (inRead || events.isDraining()) {
-            flushPending = true;
-        } else {
-            stream.flush();
+        if (flushPending) {
+            return;
         }
+        flushPending = true;
+        if (inRead || events.isDraining()) {
+            return;
+        }
+        if (connection != null && connection.flushAfterListeners(this)) {
+            return;
+        }
+        loop.execute(flushTask);
+    }
+
+    /** Flushes what {@link #flush} deferred, unless that happened already or the call ended. Event loop only. */
+    void flushIfPending() {
+        if (flushPending && stream != null) {
+            flushNow();
+        }
+    }
+
+    private void flushNow() {
+        flushPending = false;
+        writeHeld();
+        stream.flush();
     }
 
     @Override
@@ -421,12 +476,12 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        inRead = true;
         if (done || ctx.channel() != stream) {
             // Ended, or the refused stream of a retried call.
             ReferenceCountUtil.release(msg);
             return;
         }
+        inRead = true;
         if (msg instanceof Http2HeadersFrame frame) {
             if (!responseHeadersSeen) {
                 responseHeadersSeen = true;
@@ -534,10 +589,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         inRead = false;
-        if (flushPending) {
-            flushPending = false;
-            ctx.flush();
-        }
+        flushIfPending();
         readIfWanted();
     }
 
@@ -601,6 +653,11 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         while ((m = unsent.pollFirst()) != null) {
             m.release();
         }
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        flushPending = false;
         Http2StreamChannel s = stream;
         if (s != null && s.isActive()) {
             // A child closed before its stream ended resets it with CANCEL.
@@ -628,12 +685,21 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     // ================================================================ the listener's events
 
     private void dispatch(Object event) {
-        if (!events.add(event, ReceivedMessages::releaseEvent)) {
-            done = true;
+        WeirGrpcChannel.Connection c = connection;
+        if (c != null) {
+            c.listenersStarted();
         }
-        if (!inRead && !events.isDraining() && flushPending && stream != null) {
-            flushPending = false;
-            stream.flush();
+        try {
+            if (!events.add(event, ReceivedMessages::releaseEvent)) {
+                done = true;
+            }
+        } finally {
+            if (c != null) {
+                c.listenersEnded();
+            }
+        }
+        if (!inRead && !events.isDraining()) {
+            flushIfPending();
         }
     }
 

@@ -31,6 +31,7 @@ import io.weir.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -55,10 +56,22 @@ import java.util.concurrent.TimeUnit;
 public final class WeirGrpcChannel extends ManagedChannel {
     /** The largest response message accepted by default, in octets: 4 MiB, as grpc-java. */
     public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES = 4 << 20;
+    /**
+     * The receive window of each stream and of the connection by default, in octets: 1 MiB, as grpc-java's
+     * {@code flowControlWindow}. HTTP/2's own 65,535 costs a WINDOW_UPDATE per 32 KiB of each stream.
+     */
+    public static final int DEFAULT_FLOW_CONTROL_WINDOW_BYTES = 1 << 20;
+    /** The smallest {@link Builder#flowControlWindow}, in octets: HTTP/2's initial window (RFC 9113 §6.9.2). */
+    public static final int MIN_FLOW_CONTROL_WINDOW_BYTES = 65_535;
     /** How long a connection attempt may take, in milliseconds. */
     public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 10_000;
     /** How long a new connection waits for the server's first SETTINGS frame before it gives up, in milliseconds. */
     public static final long SETTINGS_TIMEOUT_MILLIS = 10_000;
+    /**
+     * How many methods' {@code :path} values a channel keeps ready-made; calls of further methods build theirs each
+     * time. Methods come from generated code, so a few dozen is usual.
+     */
+    public static final int MAX_CACHED_PATHS = 1024;
     /** The shortest keepalive interval {@link Builder#keepAliveTime} takes, in milliseconds. */
     public static final long MIN_KEEPALIVE_TIME_MILLIS = 1_000;
     /** How long a keepalive PING may go unanswered by default, in milliseconds. */
@@ -75,10 +88,12 @@ public final class WeirGrpcChannel extends ManagedChannel {
     private final EventLoop loop;
     private final Executor executor;
     private final int maxInboundMessageSize;
+    private final int flowControlWindow;
     private final CompressorRegistry compressors;
     private final DecompressorRegistry decompressors;
     private final AsciiString acceptEncoding;
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private final ConcurrentHashMap<String, AsciiString> paths = new ConcurrentHashMap<>();
     private final long keepAliveTimeNanos;
     private final long keepAliveTimeoutNanos;
     private final boolean keepAliveWithoutCalls;
@@ -97,6 +112,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         this.loop = (b.group != null ? b.group : ownGroup).next();
         this.executor = b.executor;
         this.maxInboundMessageSize = b.maxInboundMessageSize;
+        this.flowControlWindow = b.flowControlWindow;
         this.compressors = b.compressors;
         this.decompressors = b.decompressors;
         this.acceptEncoding = AsciiString.of(String.join(",", decompressors.getAdvertisedMessageEncodings()));
@@ -151,6 +167,19 @@ public final class WeirGrpcChannel extends ManagedChannel {
         return tls != null ? HTTPS : HTTP;
     }
 
+    /** The {@code :path} of {@code method}'s calls, built once per method (up to {@link #MAX_CACHED_PATHS}). */
+    AsciiString path(MethodDescriptor<?, ?> method) {
+        String name = method.getFullMethodName();
+        AsciiString path = paths.get(name);
+        if (path == null) {
+            path = AsciiString.cached("/" + name);
+            if (paths.size() < MAX_CACHED_PATHS) {
+                paths.putIfAbsent(name, path);
+            }
+        }
+        return path;
+    }
+
     /** Gives {@code call} a stream on the current connection, now or when one is free. Event loop only. */
     void enqueue(ClientCallStream<?, ?> call) {
         if (shutdown) {
@@ -180,7 +209,10 @@ public final class WeirGrpcChannel extends ManagedChannel {
                                     address.getPort()));
                         }
                         // Every read counts for keepalive, the streams' DATA too: noted before the codec.
-                        ch.pipeline().addLast(c.readClock, Http2FrameCodecBuilder.forClient().build(),
+                        Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forClient()
+                                .initialSettings(new Http2Settings().initialWindowSize(flowControlWindow))
+                                .connectionWindowSize(flowControlWindow);
+                        ch.pipeline().addLast(c.readClock, codec.build(),
                                 new Http2MultiplexHandler(new RefusePushedStreams()), c);
                     }
                 })
@@ -279,6 +311,10 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private ScheduledFuture<?> keepAliveCheck;
         private ScheduledFuture<?> pingTimeout;
         private long pingPayload;
+        /** How deep the listeners of this connection's calls running on the loop are nested; 0 if none runs. */
+        private int listenersRunning;
+        /** Calls written from a running listener: flushed when the outermost listener returns. */
+        private final ArrayDeque<ClientCallStream<?, ?>> flushAfterListeners = new ArrayDeque<>();
         final ChannelHandler readClock = new ChannelHandler() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -286,6 +322,37 @@ public final class WeirGrpcChannel extends ManagedChannel {
                 ctx.fireChannelRead(msg);
             }
         };
+
+        /** A call's listener starts running on the loop. */
+        void listenersStarted() {
+            listenersRunning++;
+        }
+
+        /**
+         * A call's listener returned; after the outermost one the calls it wrote to are flushed, still inside the
+         * read (or task) that ran it, so the streams' frames join one flush of the connection.
+         */
+        void listenersEnded() {
+            if (--listenersRunning == 0) {
+                ClientCallStream<?, ?> call;
+                while ((call = flushAfterListeners.pollFirst()) != null) {
+                    call.flushIfPending();
+                }
+            }
+        }
+
+        /**
+         * Defers {@code call}'s flush to the end of the listener running on the loop, if one is (a call started or
+         * written from another call's listener, as stubs with a direct executor do); false if none is. At most once
+         * per call and listener: the call's own pending flag guards it, so the queue holds at most the open calls.
+         */
+        boolean flushAfterListeners(ClientCallStream<?, ?> call) {
+            if (listenersRunning == 0 || gone) {
+                return false;
+            }
+            flushAfterListeners.addLast(call);
+            return true;
+        }
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -452,6 +519,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private Class<? extends Channel> channelType = NioSocketChannel.class;
         private Executor executor;
         private int maxInboundMessageSize = DEFAULT_MAX_INBOUND_MESSAGE_SIZE_BYTES;
+        private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW_BYTES;
         private CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
         private DecompressorRegistry decompressors = DecompressorRegistry.getDefaultInstance();
         private long keepAliveTimeNanos;
@@ -531,6 +599,23 @@ public final class WeirGrpcChannel extends ManagedChannel {
                 throw new IllegalArgumentException("maxInboundMessageSize: " + bytes + " (expected >= 0)");
             }
             this.maxInboundMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * How many response octets the server may send ahead of what the calls read, per stream and for the
+         * connection (SETTINGS_INITIAL_WINDOW_SIZE and the connection's window); default
+         * {@value #DEFAULT_FLOW_CONTROL_WINDOW_BYTES}. A call reads its stream only as its listener asks, so this
+         * bounds what a connection buffers for slow listeners. Returns this.
+         *
+         * @throws IllegalArgumentException below {@value #MIN_FLOW_CONTROL_WINDOW_BYTES}
+         */
+        public Builder flowControlWindow(int bytes) {
+            if (bytes < MIN_FLOW_CONTROL_WINDOW_BYTES) {
+                throw new IllegalArgumentException("flowControlWindow: " + bytes + " (expected >= "
+                        + MIN_FLOW_CONTROL_WINDOW_BYTES + ")");
+            }
+            this.flowControlWindow = bytes;
             return this;
         }
 
