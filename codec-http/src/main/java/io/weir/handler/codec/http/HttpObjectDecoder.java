@@ -119,6 +119,11 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     private boolean chunkedLast;
     private boolean unknownCoding;
     private boolean hostSeen;
+    /**
+     * The Host value of the previous request, shared by the next one when its bytes are the same (a client sends
+     * the same Host on every request of a connection); AsciiStrings are immutable, so sharing is safe.
+     */
+    private AsciiString lastHost;
     /** Empty lines skipped before the current initial line. */
     private int emptyLines;
     /** Bytes left in the fixed-length body or in the current chunk. */
@@ -672,8 +677,27 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
             }
             hostSeen = true;
             HttpSyntax.checkHost(b, valueStart, valueEnd);
+            AsciiString host = lastHost;
+            if (host == null || !sameBytes(host, b, valueStart, valueEnd)) {
+                host = new AsciiString(b, valueStart, valueEnd - valueStart, true);
+                lastHost = host;
+            }
+            headers.add(fieldName(b, nameEnd), host);
+            return;
         }
-        headers.add(new AsciiString(b, 0, nameEnd, true), new AsciiString(b, valueStart, valueEnd - valueStart, true));
+        headers.add(fieldName(b, nameEnd), new AsciiString(b, valueStart, valueEnd - valueStart, true));
+    }
+
+    /** The name in {@code b[0, length)}: a shared constant when it is a common one, else a copy. */
+    private static AsciiString fieldName(byte[] b, int length) {
+        AsciiString known = HttpFieldNameCache.find(b, length);
+        return known != null ? known : new AsciiString(b, 0, length, true);
+    }
+
+    /** Whether {@code s} holds exactly the bytes {@code b[from, to)}. */
+    static boolean sameBytes(AsciiString s, byte[] b, int from, int to) {
+        int offset = s.arrayOffset();
+        return s.length() == to - from && java.util.Arrays.equals(s.array(), offset, offset + s.length(), b, from, to);
     }
 
     /**
