@@ -545,6 +545,48 @@ public class DefaultHttpHeaders extends HttpHeaders {
         }
     }
 
+    /** How many bytes {@link #encode(byte[], int)} writes: {@code name: value CRLF} per field. */
+    final long encodedLength() {
+        long n = 0;
+        for (Entry e = first; e != null; e = e.after) {
+            n += e.name.length() + e.value.length() + 4;
+        }
+        return n;
+    }
+
+    /**
+     * Writes every field as {@code name: value CRLF} at {@code dst[pos]}, which has room for
+     * {@link #encodedLength()} bytes; chars above {@code 0xFF} become {@code '?'}, as in {@link #encode(ByteBuf)}.
+     *
+     * @return the index after the last field
+     */
+    final int encode(byte[] dst, int pos) {
+        int p = pos;
+        for (Entry e = first; e != null; e = e.after) {
+            p = writeAscii(dst, p, e.name);
+            dst[p++] = ':';
+            dst[p++] = ' ';
+            p = writeAscii(dst, p, e.value);
+            dst[p++] = '\r';
+            dst[p++] = '\n';
+        }
+        return p;
+    }
+
+    /** Writes {@code s} at {@code dst[pos]} one byte per char ({@code '?'} above {@code 0xFF}); returns the end. */
+    static int writeAscii(byte[] dst, int pos, CharSequence s) {
+        int n = s.length();
+        if (s instanceof AsciiString a) {
+            System.arraycopy(a.array(), a.arrayOffset(), dst, pos, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                dst[pos + i] = (byte) (c > 0xFF ? '?' : c);
+            }
+        }
+        return pos + n;
+    }
+
     static void encodeField(ByteBuf buf, CharSequence name, CharSequence value) {
         int nameLength = name.length();
         int valueLength = value.length();

@@ -103,7 +103,10 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         }
     };
 
-    /** The current line without its ending (in this thread's {@link #LINES} array), parsed at once. */
+    /**
+     * This thread's {@link #LINES} array, fetched at each decode call; holds the current line without its ending,
+     * parsed at once.
+     */
     private byte[] line;
     private int lineLength;
     /** Bytes after the reader index already known to hold no LF, so a line arriving byte by byte is scanned once. */
@@ -201,6 +204,8 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     @Override
     protected final void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         int from = out.size();
+        // Fetched once per call rather than per line; readLine keeps the thread's array in step when it grows.
+        line = LINES.get();
         try {
             decode(in, out, from);
         } catch (DecoderException e) {
@@ -576,7 +581,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         if (length > maxLength) {
             return TOO_LONG;
         }
-        byte[] buf = LINES.get();
+        byte[] buf = line;
         if (buf.length < length) {
             buf = new byte[Math.max(length, buf.length << 1)];
             LINES.set(buf);
@@ -676,9 +681,10 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 throw new InvalidHttpMessageException(HttpViolation.DUPLICATE_HOST, "more than one Host field");
             }
             hostSeen = true;
-            HttpSyntax.checkHost(b, valueStart, valueEnd);
             AsciiString host = lastHost;
             if (host == null || !sameBytes(host, b, valueStart, valueEnd)) {
+                // The same bytes as the previous Host passed this check already.
+                HttpSyntax.checkHost(b, valueStart, valueEnd);
                 host = new AsciiString(b, valueStart, valueEnd - valueStart, true);
                 lastHost = host;
             }

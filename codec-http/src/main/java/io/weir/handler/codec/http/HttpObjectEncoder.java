@@ -6,6 +6,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.handler.codec.EncoderException;
 import io.weir.handler.codec.MessageToMessageEncoder;
+import io.weir.util.concurrent.FastThreadLocal;
 
 import java.util.Iterator;
 import java.util.List;
@@ -33,6 +34,18 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
     /** Bodies up to this size are copied behind the head or chunk header so the write is one buffer. */
     static final int COPY_CONTENT_THRESHOLD_BYTES = 4096;
     private static final int INITIAL_HEAD_SIZE_ESTIMATE_BYTES = 256;
+    /**
+     * Heads up to this size bound for a direct buffer are assembled in a per-thread array first and copied in
+     * one go: a copy into native memory costs far more per call than per byte, and a head is a dozen small ones.
+     */
+    static final int HEAD_SCRATCH_BYTES = 2048;
+    /** One array per thread shared by every encoder on it: a head is assembled and copied before anything else runs. */
+    private static final FastThreadLocal<byte[]> HEAD_SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[HEAD_SCRATCH_BYTES];
+        }
+    };
     private static final int MIN_HEAD_SIZE_ESTIMATE_BYTES = 64;
     private static final int CRLF_SHORT = '\r' << 8 | '\n';
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n'};
@@ -72,13 +85,21 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
             // Added first so that the encoder base releases it if anything below throws.
             out.add(buf);
-            encodeInitialLine(buf, head);
+            int lineLength = buf.hasArray() ? -1 : initialLineLength(head);
+            if (lineLength < 0) {
+                encodeInitialLine(buf, head);
+            }
             boolean alwaysEmpty = isContentAlwaysEmpty(head);
             State next = alwaysEmpty ? State.CONTENT_ALWAYS_EMPTY
                     : HttpUtil.isTransferEncodingChunked(head) ? State.CONTENT_CHUNK : State.CONTENT_NON_CHUNK;
             sanitizeHeadersBeforeEncode(head, alwaysEmpty);
-            encodeHeaders(head.headers(), buf);
-            buf.writeShort(CRLF_SHORT);
+            if (lineLength < 0 || !encodeHeadAtOnce(buf, head, lineLength)) {
+                if (lineLength >= 0) {
+                    encodeInitialLine(buf, head);
+                }
+                encodeHeaders(head.headers(), buf);
+                buf.writeShort(CRLF_SHORT);
+            }
             headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + buf.readableBytes()) >> 2);
             state = next;
         }
@@ -89,6 +110,47 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             }
             encodeContent(ctx, content, buf, out);
         }
+    }
+
+    /**
+     * Assembles the initial line, the header fields and the empty line in this thread's scratch array and writes
+     * them to {@code buf} with one copy, provided they fit.
+     *
+     * @return false, having written nothing, if the head does not fit or its headers are not a DefaultHttpHeaders
+     */
+    private boolean encodeHeadAtOnce(ByteBuf buf, H head, int lineLength) {
+        if (!(head.headers() instanceof DefaultHttpHeaders headers)) {
+            return false;
+        }
+        long length = lineLength + headers.encodedLength() + 2;
+        if (length > HEAD_SCRATCH_BYTES) {
+            return false;
+        }
+        byte[] scratch = HEAD_SCRATCH.get();
+        int p = writeInitialLine(scratch, 0, head);
+        p = headers.encode(scratch, p);
+        scratch[p++] = '\r';
+        scratch[p++] = '\n';
+        buf.writeBytes(scratch, 0, p);
+        return true;
+    }
+
+    /**
+     * The length of {@code message}'s initial line, CRLF included, when {@link #writeInitialLine} writes exactly
+     * what {@link #encodeInitialLine} would (a subclass that overrides neither); -1 otherwise.
+     */
+    int initialLineLength(H message) {
+        return -1;
+    }
+
+    /**
+     * Writes {@code message}'s initial line, CRLF included, at {@code dst[pos]}; only called after
+     * {@link #initialLineLength} returned its length.
+     *
+     * @return the index after the line
+     */
+    int writeInitialLine(byte[] dst, int pos, H message) {
+        throw new UnsupportedOperationException();
     }
 
     private int contentBytesToCopy(HttpObject msg) {
