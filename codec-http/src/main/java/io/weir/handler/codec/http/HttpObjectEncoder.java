@@ -74,7 +74,39 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
 
     @Override
     protected void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out) throws Exception {
+        encode(ctx, msg, out, null);
+    }
+
+    /**
+     * Encodes {@code msg}, a whole message with at most {@value #COPY_CONTENT_THRESHOLD_BYTES} content bytes, at the
+     * end of {@code target} instead of in buffers of its own, so that several small responses go out as one
+     * buffer. Releases {@code msg} unless it returns false.
+     *
+     * @return false, having done nothing, when {@code msg} cannot be encoded that way (content too large, or the
+     *         previous message has not ended)
+     * @throws Exception as {@link #encode} would; {@code target} is then left as it was and {@code msg} released
+     */
+    final boolean encodeWholeInto(ChannelHandlerContext ctx, FullHttpMessage msg, ByteBuf target) throws Exception {
+        if (state != State.INIT || msg.content().readableBytes() > COPY_CONTENT_THRESHOLD_BYTES) {
+            return false;
+        }
+        int start = target.writerIndex();
+        try {
+            encode(ctx, msg, null, target);
+        } catch (Throwable t) {
+            target.writerIndex(start);
+            throw t instanceof EncoderException e ? e : new EncoderException(t);
+        } finally {
+            msg.release();
+        }
+        return true;
+    }
+
+    /** Encodes into buffers of its own added to {@code out}, or all into {@code target} when it is not null. */
+    private void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out, ByteBuf target)
+            throws Exception {
         ByteBuf buf = null;
+        int start = 0;
         if (msg instanceof HttpMessage) {
             if (state != State.INIT) {
                 throw new EncoderException("unexpected " + msg.getClass().getSimpleName()
@@ -82,9 +114,14 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             }
             @SuppressWarnings("unchecked")
             H head = (H) msg;
-            buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
-            // Added first so that the encoder base releases it if anything below throws.
-            out.add(buf);
+            if (target != null) {
+                buf = target;
+                start = target.writerIndex();
+            } else {
+                buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
+                // Added first so that the encoder base releases it if anything below throws.
+                out.add(buf);
+            }
             int lineLength = buf.hasArray() ? -1 : initialLineLength(head);
             if (lineLength < 0) {
                 encodeInitialLine(buf, head);
@@ -100,7 +137,8 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
                 encodeHeaders(head.headers(), buf);
                 buf.writeShort(CRLF_SHORT);
             }
-            headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + buf.readableBytes()) >> 2);
+            int headBytes = buf.writerIndex() - start;
+            headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + headBytes) >> 2);
             state = next;
         }
         if (msg instanceof HttpContent content) {
@@ -197,7 +235,7 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             }
             default -> throw new IllegalStateException("unexpected state " + state);
         }
-        if (out.isEmpty()) {
+        if (out != null && out.isEmpty()) {
             out.add(Unpooled.EMPTY_BUFFER);
         }
         if (last) {
