@@ -83,6 +83,11 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The codec only turns on the auto-read it turned off. While it holds reading off, read requests from the handlers
  * after it wait until it resumes.
+ * <p>Small whole responses ({@link FullHttpResponse}s with up to 4 KiB of content) written with the
+ * {@linkplain Channel#voidPromise() void promise} while a read is being decoded are encoded into one buffer, passed
+ * on when the read has been decoded (or earlier: at a flush, before any other write, or once it holds
+ * {@value #RESPONSE_BATCH_BYTES} bytes), so a pipelined batch leaves as one buffer. Responses written with a promise
+ * of their own, or outside a read, are passed on at once, as is every byte once the read has been decoded.
  *
  * <h2>Closing</h2>
  * A close requested (by the codec after a rejection, or by any handler, for instance after a {@code 413}) while
