@@ -21,9 +21,11 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The standard {@link HttpHeaders}: a hash table keyed by {@link AsciiString} names with a case-insensitive
- * hash, threaded by a doubly-linked list that keeps insertion order. Lookups by an {@link HttpHeaderNames}
- * constant cost one cached hash and a short bucket walk.
+ * The standard {@link HttpHeaders}: entries keyed by {@link AsciiString} names with a case-insensitive hash,
+ * threaded by a doubly-linked list that keeps insertion order. Up to {@value #MAX_LINEAR_ENTRIES} entries (what
+ * most messages carry) the list alone is searched, comparing cached hashes, so an empty or small set allocates
+ * nothing but its entries; beyond that a hash table of buckets is built over the same entries. Lookups by an
+ * {@link HttpHeaderNames} constant cost one cached hash and a short walk either way.
  *
  * <p>Validation is on by default: names must be RFC 9110 tokens and values must not contain CR, LF, NUL or
  * other control characters except HTAB (RFC 9110 §5.5), which stops header injection (response splitting) by
@@ -33,15 +35,24 @@ import java.util.Set;
  * <p>Not thread-safe (see {@link HttpHeaders}).
  */
 public class DefaultHttpHeaders extends HttpHeaders {
-    private static final int DEFAULT_BUCKET_COUNT = 16;
+    /**
+     * Up to this many entries, lookups walk the insertion-order list: a handful of int comparisons, cheaper than
+     * allocating and indexing a bucket table per message.
+     */
+    static final int MAX_LINEAR_ENTRIES = 16;
+    /** Buckets built when the list grows beyond {@link #MAX_LINEAR_ENTRIES}. */
+    private static final int INITIAL_BUCKET_COUNT = 32;
     /** Buckets double when the average chain would exceed this many entries. */
     private static final int MAX_AVERAGE_CHAIN_LENGTH = 2;
     private static final int MAX_BUCKET_COUNT = 1 << 16;
 
     private final boolean validate;
+    /** The hash table over the entries; null while there are at most MAX_LINEAR_ENTRIES of them. */
     private Entry[] buckets;
-    /** Sentinel of the insertion-order ring: head.after is the oldest entry, head.before the newest. */
-    private final Entry head;
+    /** The oldest entry (the insertion-order list runs first.after ... last); null when empty. */
+    private Entry first;
+    /** The newest entry; null when empty. */
+    private Entry last;
     private int size;
     private int modCount;
 
@@ -56,10 +67,6 @@ public class DefaultHttpHeaders extends HttpHeaders {
      */
     public DefaultHttpHeaders(boolean validate) {
         this.validate = validate;
-        this.buckets = new Entry[DEFAULT_BUCKET_COUNT];
-        this.head = new Entry();
-        head.before = head;
-        head.after = head;
     }
 
     /** Whether these headers validate the names and values added to them. */
@@ -228,12 +235,37 @@ public class DefaultHttpHeaders extends HttpHeaders {
     public CharSequence getCharSequence(CharSequence name) {
         Objects.requireNonNull(name, "name");
         int h = hash(name);
-        for (Entry e = buckets[h & (buckets.length - 1)]; e != null; e = e.next) {
-            if (e.hash == h && nameEquals(e.name, name)) {
-                return e.value;
+        Entry e = find(h, name, chainStart(h));
+        return e != null ? e.value : null;
+    }
+
+    /** Where a search for hash {@code h} begins: its bucket's chain, or the whole list while there is no table. */
+    private Entry chainStart(int h) {
+        Entry[] table = buckets;
+        return table != null ? table[h & (table.length - 1)] : first;
+    }
+
+    /** The first entry named {@code name} from {@code from} on (along its chain or the list), or null. */
+    private Entry find(int h, CharSequence name, Entry from) {
+        if (buckets != null) {
+            for (Entry e = from; e != null; e = e.next) {
+                if (e.hash == h && nameEquals(e.name, name)) {
+                    return e;
+                }
+            }
+        } else {
+            for (Entry e = from; e != null; e = e.after) {
+                if (e.hash == h && nameEquals(e.name, name)) {
+                    return e;
+                }
             }
         }
         return null;
+    }
+
+    /** The entry after {@code e} along its chain, or along the list while there is no table. */
+    private Entry successor(Entry e) {
+        return buckets != null ? e.next : e.after;
     }
 
     @Override
@@ -241,13 +273,11 @@ public class DefaultHttpHeaders extends HttpHeaders {
         Objects.requireNonNull(name, "name");
         int h = hash(name);
         List<String> values = null;
-        for (Entry e = buckets[h & (buckets.length - 1)]; e != null; e = e.next) {
-            if (e.hash == h && nameEquals(e.name, name)) {
-                if (values == null) {
-                    values = new ArrayList<>(4);
-                }
-                values.add(e.value.toString());
+        for (Entry e = find(h, name, chainStart(h)); e != null; e = find(h, name, successor(e))) {
+            if (values == null) {
+                values = new ArrayList<>(4);
             }
+            values.add(e.value.toString());
         }
         return values != null ? values : Collections.emptyList();
     }
@@ -256,18 +286,9 @@ public class DefaultHttpHeaders extends HttpHeaders {
     public Iterator<CharSequence> valueIterator(CharSequence name) {
         Objects.requireNonNull(name, "name");
         int h = hash(name);
-        Entry first = buckets[h & (buckets.length - 1)];
+        Entry start = find(h, name, chainStart(h));
         return new Iterator<>() {
-            private Entry next = advance(first);
-
-            private Entry advance(Entry from) {
-                for (Entry e = from; e != null; e = e.next) {
-                    if (e.hash == h && nameEquals(e.name, name)) {
-                        return e;
-                    }
-                }
-                return null;
-            }
+            private Entry next = start;
 
             @Override
             public boolean hasNext() {
@@ -280,7 +301,7 @@ public class DefaultHttpHeaders extends HttpHeaders {
                 if (e == null) {
                     throw new NoSuchElementException();
                 }
-                next = advance(e.next);
+                next = find(h, name, successor(e));
                 return e.value;
             }
         };
@@ -307,7 +328,7 @@ public class DefaultHttpHeaders extends HttpHeaders {
             return Collections.emptySet();
         }
         Map<AsciiString, String> byLowerCase = new LinkedHashMap<>();
-        for (Entry e = head.after; e != head; e = e.after) {
+        for (Entry e = first; e != null; e = e.after) {
             byLowerCase.putIfAbsent(e.name.toLowerCase(), e.name.toString());
         }
         return new LinkedHashSet<>(byLowerCase.values());
@@ -340,7 +361,7 @@ public class DefaultHttpHeaders extends HttpHeaders {
         }
         if (headers instanceof DefaultHttpHeaders other && (other.validate || !validate)) {
             // Already validated (or validation is off here): copy entries without checking them again.
-            for (Entry e = other.head.after; e != other.head; e = e.after) {
+            for (Entry e = other.first; e != null; e = e.after) {
                 addEntry(e.hash, e.name, e.value);
             }
             return this;
@@ -372,9 +393,9 @@ public class DefaultHttpHeaders extends HttpHeaders {
     @Override
     public HttpHeaders clear() {
         if (size != 0) {
-            java.util.Arrays.fill(buckets, null);
-            head.before = head;
-            head.after = head;
+            buckets = null;
+            first = null;
+            last = null;
             size = 0;
             modCount++;
         }
@@ -384,42 +405,54 @@ public class DefaultHttpHeaders extends HttpHeaders {
     @Override
     public HttpHeaders copy() {
         DefaultHttpHeaders copy = new DefaultHttpHeaders(validate);
-        for (Entry e = head.after; e != head; e = e.after) {
+        for (Entry e = first; e != null; e = e.after) {
             copy.addEntry(e.hash, e.name, e.value);
         }
         return copy;
     }
 
     private void addEntry(int h, AsciiString name, CharSequence value) {
-        if (size >= buckets.length * MAX_AVERAGE_CHAIN_LENGTH && buckets.length < MAX_BUCKET_COUNT) {
-            rehash(buckets.length << 1);
-        }
         Entry e = new Entry(h, name, value);
-        // Appended at the tail of its chain so that chain order is insertion order: get() returns the first
-        // value and getAll() needs no reversal.
-        int index = h & (buckets.length - 1);
-        Entry tail = buckets[index];
+        Entry tail = last;
+        e.before = tail;
         if (tail == null) {
-            buckets[index] = e;
+            first = e;
         } else {
-            while (tail.next != null) {
-                tail = tail.next;
-            }
-            tail.next = e;
+            tail.after = e;
         }
-        e.after = head;
-        e.before = head.before;
-        head.before.after = e;
-        head.before = e;
+        last = e;
         size++;
         modCount++;
+        Entry[] table = buckets;
+        if (table == null) {
+            if (size > MAX_LINEAR_ENTRIES) {
+                rehash(INITIAL_BUCKET_COUNT);
+            }
+            return;
+        }
+        if (size > table.length * MAX_AVERAGE_CHAIN_LENGTH && table.length < MAX_BUCKET_COUNT) {
+            rehash(table.length << 1);
+            return;
+        }
+        // Appended at the tail of its chain so that chain order is insertion order: get() returns the first
+        // value and getAll() needs no reversal.
+        int index = h & (table.length - 1);
+        Entry chainTail = table[index];
+        if (chainTail == null) {
+            table[index] = e;
+        } else {
+            while (chainTail.next != null) {
+                chainTail = chainTail.next;
+            }
+            chainTail.next = e;
+        }
     }
 
     private void rehash(int newCount) {
         Entry[] table = new Entry[newCount];
         Entry[] tails = new Entry[newCount];
         // Walking the insertion-order list keeps each new chain in insertion order.
-        for (Entry e = head.after; e != head; e = e.after) {
+        for (Entry e = first; e != null; e = e.after) {
             e.next = null;
             int index = e.hash & (newCount - 1);
             if (tails[index] == null) {
@@ -433,6 +466,16 @@ public class DefaultHttpHeaders extends HttpHeaders {
     }
 
     private void removeAll(int h, CharSequence name) {
+        if (buckets == null) {
+            for (Entry e = first; e != null; ) {
+                Entry next = e.after;
+                if (e.hash == h && nameEquals(e.name, name)) {
+                    unlinkOrder(e);
+                }
+                e = next;
+            }
+            return;
+        }
         int index = h & (buckets.length - 1);
         Entry prev = null;
         Entry e = buckets[index];
@@ -453,6 +496,10 @@ public class DefaultHttpHeaders extends HttpHeaders {
     }
 
     private void removeEntry(Entry target) {
+        if (buckets == null) {
+            unlinkOrder(target);
+            return;
+        }
         int index = target.hash & (buckets.length - 1);
         Entry prev = null;
         for (Entry e = buckets[index]; e != null; prev = e, e = e.next) {
@@ -469,8 +516,18 @@ public class DefaultHttpHeaders extends HttpHeaders {
     }
 
     private void unlinkOrder(Entry e) {
-        e.before.after = e.after;
-        e.after.before = e.before;
+        Entry before = e.before;
+        Entry after = e.after;
+        if (before == null) {
+            first = after;
+        } else {
+            before.after = after;
+        }
+        if (after == null) {
+            last = before;
+        } else {
+            after.before = before;
+        }
         e.before = null;
         e.after = null;
         e.next = null;
@@ -483,9 +540,51 @@ public class DefaultHttpHeaders extends HttpHeaders {
      * directly. Called by the encoders on the event loop.
      */
     final void encode(ByteBuf buf) {
-        for (Entry e = head.after; e != head; e = e.after) {
+        for (Entry e = first; e != null; e = e.after) {
             encodeField(buf, e.name, e.value);
         }
+    }
+
+    /** How many bytes {@link #encode(byte[], int)} writes: {@code name: value CRLF} per field. */
+    final long encodedLength() {
+        long n = 0;
+        for (Entry e = first; e != null; e = e.after) {
+            n += e.name.length() + e.value.length() + 4;
+        }
+        return n;
+    }
+
+    /**
+     * Writes every field as {@code name: value CRLF} at {@code dst[pos]}, which has room for
+     * {@link #encodedLength()} bytes; chars above {@code 0xFF} become {@code '?'}, as in {@link #encode(ByteBuf)}.
+     *
+     * @return the index after the last field
+     */
+    final int encode(byte[] dst, int pos) {
+        int p = pos;
+        for (Entry e = first; e != null; e = e.after) {
+            p = writeAscii(dst, p, e.name);
+            dst[p++] = ':';
+            dst[p++] = ' ';
+            p = writeAscii(dst, p, e.value);
+            dst[p++] = '\r';
+            dst[p++] = '\n';
+        }
+        return p;
+    }
+
+    /** Writes {@code s} at {@code dst[pos]} one byte per char ({@code '?'} above {@code 0xFF}); returns the end. */
+    static int writeAscii(byte[] dst, int pos, CharSequence s) {
+        int n = s.length();
+        if (s instanceof AsciiString a) {
+            System.arraycopy(a.array(), a.arrayOffset(), dst, pos, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                dst[pos + i] = (byte) (c > 0xFF ? '?' : c);
+            }
+        }
+        return pos + n;
     }
 
     static void encodeField(ByteBuf buf, CharSequence name, CharSequence value) {
@@ -508,11 +607,6 @@ public class DefaultHttpHeaders extends HttpHeaders {
         Entry before;
         Entry after;
         DefaultHttpHeaders owner;
-
-        Entry() {
-            this.hash = 0;
-            this.name = null;
-        }
 
         Entry(int hash, AsciiString name, CharSequence value) {
             this.hash = hash;
@@ -560,13 +654,13 @@ public class DefaultHttpHeaders extends HttpHeaders {
     }
 
     private final class EntryIterator implements Iterator<Map.Entry<CharSequence, CharSequence>> {
-        private Entry next = head.after;
+        private Entry next = first;
         private Entry last;
         private int expectedModCount = modCount;
 
         @Override
         public boolean hasNext() {
-            return next != head;
+            return next != null;
         }
 
         @Override
@@ -574,7 +668,7 @@ public class DefaultHttpHeaders extends HttpHeaders {
             if (modCount != expectedModCount) {
                 throw new ConcurrentModificationException();
             }
-            if (next == head) {
+            if (next == null) {
                 throw new NoSuchElementException();
             }
             last = next;

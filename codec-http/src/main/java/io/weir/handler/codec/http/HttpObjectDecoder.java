@@ -103,7 +103,10 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         }
     };
 
-    /** The current line without its ending (in this thread's {@link #LINES} array), parsed at once. */
+    /**
+     * This thread's {@link #LINES} array, fetched at each decode call; holds the current line without its ending,
+     * parsed at once.
+     */
     private byte[] line;
     private int lineLength;
     /** Bytes after the reader index already known to hold no LF, so a line arriving byte by byte is scanned once. */
@@ -119,6 +122,11 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     private boolean chunkedLast;
     private boolean unknownCoding;
     private boolean hostSeen;
+    /**
+     * The Host value of the previous request, shared by the next one when its bytes are the same (a client sends
+     * the same Host on every request of a connection); AsciiStrings are immutable, so sharing is safe.
+     */
+    private AsciiString lastHost;
     /** Empty lines skipped before the current initial line. */
     private int emptyLines;
     /** Bytes left in the fixed-length body or in the current chunk. */
@@ -196,6 +204,8 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
     @Override
     protected final void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         int from = out.size();
+        // Fetched once per call rather than per line; readLine keeps the thread's array in step when it grows.
+        line = LINES.get();
         try {
             decode(in, out, from);
         } catch (DecoderException e) {
@@ -571,7 +581,7 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
         if (length > maxLength) {
             return TOO_LONG;
         }
-        byte[] buf = LINES.get();
+        byte[] buf = line;
         if (buf.length < length) {
             buf = new byte[Math.max(length, buf.length << 1)];
             LINES.set(buf);
@@ -671,9 +681,29 @@ public abstract class HttpObjectDecoder extends ByteToMessageDecoder {
                 throw new InvalidHttpMessageException(HttpViolation.DUPLICATE_HOST, "more than one Host field");
             }
             hostSeen = true;
-            HttpSyntax.checkHost(b, valueStart, valueEnd);
+            AsciiString host = lastHost;
+            if (host == null || !sameBytes(host, b, valueStart, valueEnd)) {
+                // The same bytes as the previous Host passed this check already.
+                HttpSyntax.checkHost(b, valueStart, valueEnd);
+                host = new AsciiString(b, valueStart, valueEnd - valueStart, true);
+                lastHost = host;
+            }
+            headers.add(fieldName(b, nameEnd), host);
+            return;
         }
-        headers.add(new AsciiString(b, 0, nameEnd, true), new AsciiString(b, valueStart, valueEnd - valueStart, true));
+        headers.add(fieldName(b, nameEnd), new AsciiString(b, valueStart, valueEnd - valueStart, true));
+    }
+
+    /** The name in {@code b[0, length)}: a shared constant when it is a common one, else a copy. */
+    private static AsciiString fieldName(byte[] b, int length) {
+        AsciiString known = HttpFieldNameCache.find(b, length);
+        return known != null ? known : new AsciiString(b, 0, length, true);
+    }
+
+    /** Whether {@code s} holds exactly the bytes {@code b[from, to)}. */
+    static boolean sameBytes(AsciiString s, byte[] b, int from, int to) {
+        int offset = s.arrayOffset();
+        return s.length() == to - from && java.util.Arrays.equals(s.array(), offset, offset + s.length(), b, from, to);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.weir.buffer.Unpooled;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.handler.codec.EncoderException;
 import io.weir.handler.codec.MessageToMessageEncoder;
+import io.weir.util.concurrent.FastThreadLocal;
 
 import java.util.Iterator;
 import java.util.List;
@@ -33,6 +34,18 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
     /** Bodies up to this size are copied behind the head or chunk header so the write is one buffer. */
     static final int COPY_CONTENT_THRESHOLD_BYTES = 4096;
     private static final int INITIAL_HEAD_SIZE_ESTIMATE_BYTES = 256;
+    /**
+     * Heads up to this size bound for a direct buffer are assembled in a per-thread array first and copied in
+     * one go: a copy into native memory costs far more per call than per byte, and a head is a dozen small ones.
+     */
+    static final int HEAD_SCRATCH_BYTES = 2048;
+    /** One array per thread shared by every encoder on it: a head is assembled and copied before anything else runs. */
+    private static final FastThreadLocal<byte[]> HEAD_SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[HEAD_SCRATCH_BYTES];
+        }
+    };
     private static final int MIN_HEAD_SIZE_ESTIMATE_BYTES = 64;
     private static final int CRLF_SHORT = '\r' << 8 | '\n';
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n'};
@@ -61,7 +74,39 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
 
     @Override
     protected void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out) throws Exception {
+        encode(ctx, msg, out, null);
+    }
+
+    /**
+     * Encodes {@code msg}, a whole message with at most {@value #COPY_CONTENT_THRESHOLD_BYTES} content bytes, at the
+     * end of {@code target} instead of in buffers of its own, so that several small responses go out as one
+     * buffer. Releases {@code msg} unless it returns false.
+     *
+     * @return false, having done nothing, when {@code msg} cannot be encoded that way (content too large, or the
+     *         previous message has not ended)
+     * @throws Exception as {@link #encode} would; {@code target} is then left as it was and {@code msg} released
+     */
+    final boolean encodeWholeInto(ChannelHandlerContext ctx, FullHttpMessage msg, ByteBuf target) throws Exception {
+        if (state != State.INIT || msg.content().readableBytes() > COPY_CONTENT_THRESHOLD_BYTES) {
+            return false;
+        }
+        int start = target.writerIndex();
+        try {
+            encode(ctx, msg, null, target);
+        } catch (Throwable t) {
+            target.writerIndex(start);
+            throw t instanceof EncoderException e ? e : new EncoderException(t);
+        } finally {
+            msg.release();
+        }
+        return true;
+    }
+
+    /** Encodes into buffers of its own added to {@code out}, or all into {@code target} when it is not null. */
+    private void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out, ByteBuf target)
+            throws Exception {
         ByteBuf buf = null;
+        int start = 0;
         if (msg instanceof HttpMessage) {
             if (state != State.INIT) {
                 throw new EncoderException("unexpected " + msg.getClass().getSimpleName()
@@ -69,17 +114,31 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             }
             @SuppressWarnings("unchecked")
             H head = (H) msg;
-            buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
-            // Added first so that the encoder base releases it if anything below throws.
-            out.add(buf);
-            encodeInitialLine(buf, head);
+            if (target != null) {
+                buf = target;
+                start = target.writerIndex();
+            } else {
+                buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
+                // Added first so that the encoder base releases it if anything below throws.
+                out.add(buf);
+            }
+            int lineLength = buf.hasArray() ? -1 : initialLineLength(head);
+            if (lineLength < 0) {
+                encodeInitialLine(buf, head);
+            }
             boolean alwaysEmpty = isContentAlwaysEmpty(head);
             State next = alwaysEmpty ? State.CONTENT_ALWAYS_EMPTY
                     : HttpUtil.isTransferEncodingChunked(head) ? State.CONTENT_CHUNK : State.CONTENT_NON_CHUNK;
             sanitizeHeadersBeforeEncode(head, alwaysEmpty);
-            encodeHeaders(head.headers(), buf);
-            buf.writeShort(CRLF_SHORT);
-            headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + buf.readableBytes()) >> 2);
+            if (lineLength < 0 || !encodeHeadAtOnce(buf, head, lineLength)) {
+                if (lineLength >= 0) {
+                    encodeInitialLine(buf, head);
+                }
+                encodeHeaders(head.headers(), buf);
+                buf.writeShort(CRLF_SHORT);
+            }
+            int headBytes = buf.writerIndex() - start;
+            headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + headBytes) >> 2);
             state = next;
         }
         if (msg instanceof HttpContent content) {
@@ -89,6 +148,47 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             }
             encodeContent(ctx, content, buf, out);
         }
+    }
+
+    /**
+     * Assembles the initial line, the header fields and the empty line in this thread's scratch array and writes
+     * them to {@code buf} with one copy, provided they fit.
+     *
+     * @return false, having written nothing, if the head does not fit or its headers are not a DefaultHttpHeaders
+     */
+    private boolean encodeHeadAtOnce(ByteBuf buf, H head, int lineLength) {
+        if (!(head.headers() instanceof DefaultHttpHeaders headers)) {
+            return false;
+        }
+        long length = lineLength + headers.encodedLength() + 2;
+        if (length > HEAD_SCRATCH_BYTES) {
+            return false;
+        }
+        byte[] scratch = HEAD_SCRATCH.get();
+        int p = writeInitialLine(scratch, 0, head);
+        p = headers.encode(scratch, p);
+        scratch[p++] = '\r';
+        scratch[p++] = '\n';
+        buf.writeBytes(scratch, 0, p);
+        return true;
+    }
+
+    /**
+     * The length of {@code message}'s initial line, CRLF included, when {@link #writeInitialLine} writes exactly
+     * what {@link #encodeInitialLine} would (a subclass that overrides neither); -1 otherwise.
+     */
+    int initialLineLength(H message) {
+        return -1;
+    }
+
+    /**
+     * Writes {@code message}'s initial line, CRLF included, at {@code dst[pos]}; only called after
+     * {@link #initialLineLength} returned its length.
+     *
+     * @return the index after the line
+     */
+    int writeInitialLine(byte[] dst, int pos, H message) {
+        throw new UnsupportedOperationException();
     }
 
     private int contentBytesToCopy(HttpObject msg) {
@@ -135,7 +235,7 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             }
             default -> throw new IllegalStateException("unexpected state " + state);
         }
-        if (out.isEmpty()) {
+        if (out != null && out.isEmpty()) {
             out.add(Unpooled.EMPTY_BUFFER);
         }
         if (last) {

@@ -23,6 +23,11 @@ import java.nio.charset.StandardCharsets;
  */
 public class HttpRequestDecoder extends HttpObjectDecoder {
     private final boolean allowConnect;
+    /**
+     * The request-target of the previous request, shared by the next one when its bytes are the same (a client
+     * that pipelines often asks for one resource again and again); Strings are immutable, so sharing is safe.
+     */
+    private String lastUri = "/";
 
     /** A decoder with the {@link HttpDecoderConfig} defaults. */
     public HttpRequestDecoder() {
@@ -105,7 +110,11 @@ public class HttpRequestDecoder extends HttpObjectDecoder {
         HttpVersion version = parseVersion(b, versionStart, length);
         HttpMethod method = HttpMethod.valueOf(b, 0, methodEnd);
         checkTargetForm(method, b, targetStart, targetEnd);
-        String uri = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
+        String uri = lastUri;
+        if (!sameChars(uri, b, targetStart, targetEnd)) {
+            uri = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
+            lastUri = uri;
+        }
         return new DefaultHttpRequest(version, method, uri, new DefaultHttpHeaders(false));
     }
 
@@ -162,6 +171,20 @@ public class HttpRequestDecoder extends HttpObjectDecoder {
         }
         throw new InvalidHttpMessageException(HttpViolation.INVALID_TARGET_FORM,
                 "a request-target in none of origin-form and absolute-form");
+    }
+
+    /** Whether {@code s} is exactly the ISO-8859-1 characters {@code b[from, to)}. */
+    private static boolean sameChars(String s, byte[] b, int from, int to) {
+        int n = to - from;
+        if (s.length() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) != (b[from + i] & 0xFF)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isAlpha(byte c) {

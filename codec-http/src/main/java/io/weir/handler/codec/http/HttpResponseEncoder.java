@@ -1,6 +1,7 @@
 package io.weir.handler.codec.http;
 
 import io.weir.buffer.ByteBuf;
+import io.weir.util.AsciiString;
 
 /**
  * Encodes {@link HttpResponse}s and their content (see {@link HttpObjectEncoder} for framing and ordering).
@@ -16,6 +17,23 @@ import io.weir.buffer.ByteBuf;
  */
 public class HttpResponseEncoder extends HttpObjectEncoder<HttpResponse> {
     private static final int CRLF_SHORT = '\r' << 8 | '\n';
+    /** Whether a class overrides {@link #encodeInitialLine}: its heads are then written its way only. */
+    private static final ClassValue<Boolean> OVERRIDES_INITIAL_LINE = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            for (Class<?> c = type; c != HttpResponseEncoder.class; c = c.getSuperclass()) {
+                try {
+                    c.getDeclaredMethod("encodeInitialLine", ByteBuf.class, HttpResponse.class);
+                    return true;
+                } catch (NoSuchMethodException e) {
+                    // not declared here: look further up
+                }
+            }
+            return false;
+        }
+    };
+
+    private final boolean ownInitialLine = !OVERRIDES_INITIAL_LINE.get(getClass());
 
     /** A response encoder that does not know the request methods ({@link #pollRequestMethod()} returns null). */
     public HttpResponseEncoder() {
@@ -33,6 +51,27 @@ public class HttpResponseEncoder extends HttpObjectEncoder<HttpResponse> {
         buf.writeByte(' ');
         buf.writeBytes(response.status().statusLineBytes());
         buf.writeShort(CRLF_SHORT);
+    }
+
+    @Override
+    final int initialLineLength(HttpResponse response) {
+        if (!ownInitialLine) {
+            return -1;
+        }
+        return response.protocolVersion().asciiText().length() + 1 + response.status().statusLineBytes().length + 2;
+    }
+
+    @Override
+    final int writeInitialLine(byte[] dst, int pos, HttpResponse response) {
+        AsciiString version = response.protocolVersion().asciiText();
+        int p = DefaultHttpHeaders.writeAscii(dst, pos, version);
+        dst[p++] = ' ';
+        byte[] status = response.status().statusLineBytes();
+        System.arraycopy(status, 0, dst, p, status.length);
+        p += status.length;
+        dst[p++] = '\r';
+        dst[p++] = '\n';
+        return p;
     }
 
     /**

@@ -83,6 +83,11 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The codec only turns on the auto-read it turned off. While it holds reading off, read requests from the handlers
  * after it wait until it resumes.
+ * <p>Small whole responses ({@link FullHttpResponse}s with up to 4 KiB of content) written with the
+ * {@linkplain Channel#voidPromise() void promise} while a read is being decoded are encoded into one buffer, passed
+ * on when the read has been decoded (or earlier: at a flush, before any other write, or once it holds
+ * {@value #RESPONSE_BATCH_BYTES} bytes), so a pipelined batch leaves as one buffer. Responses written with a promise
+ * of their own, or outside a read, are passed on at once, as is every byte once the read has been decoded.
  *
  * <h2>Closing</h2>
  * A close requested (by the codec after a rejection, or by any handler, for instance after a {@code 413}) while
@@ -118,6 +123,15 @@ public final class HttpServerCodec implements ChannelHandler {
     /** Default of {@link #setLingerMaxBytes(long)}: 1 MiB, what a client sends in flight before it reads the answer. */
     public static final long DEFAULT_LINGER_MAX_BYTES = 1 << 20;
 
+    /**
+     * Small whole responses written with a void promise while a read is decoded are encoded one after another
+     * into one buffer, passed on when the read has been decoded, at a flush, before any other write, or once it
+     * holds this many bytes: one buffer and one outbound entry for a pipelined batch instead of one per response.
+     * Small, because bytes held here are not yet counted against the channel's high-water mark; and never held
+     * past the read, so between reads every written byte is in the channel's outbound buffer as before.
+     */
+    static final int RESPONSE_BATCH_BYTES = 2048;
+
     private static final int PAUSED_FOR_REQUESTS = 1;
     private static final int PAUSED_FOR_WRITABILITY = 2;
 
@@ -148,6 +162,10 @@ public final class HttpServerCodec implements ChannelHandler {
     private boolean switchingProtocols;
 
     private ChannelHandlerContext ctx;
+    /** Encoded responses not yet passed on (see RESPONSE_BATCH_BYTES); null when there are none. */
+    private ByteBuf responseBatch;
+    /** Whether a read is being decoded: only then are responses batched. */
+    private boolean decodingRead;
     /** Why reading is paused: a set of PAUSED_FOR_* bits, 0 when it is not. */
     private int pausedFor;
     /** Whether this codec turned auto-read off (it only turns back on what it turned off). */
@@ -346,8 +364,11 @@ public final class HttpServerCodec implements ChannelHandler {
             clock.bytesArrived();
         }
         try {
+            decodingRead = true;
             decoder.channelRead(ctx, msg);
         } finally {
+            decodingRead = false;
+            passOnResponseBatch(ctx);
             if (clock != null && decoder.inputMayFollow()) {
                 // Part of the next request came in the same read as the end of the last one: its head clock starts
                 // now (or once the responses owed are written), not at its next read.
@@ -393,6 +414,7 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseResponseBatch();
         if (clock != null) {
             clock.stop();
         }
@@ -489,6 +511,8 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+        // Written, though not flushed, before the close: it goes wherever the earlier unflushed writes go.
+        passOnResponseBatch(ctx);
         if (clock != null) {
             // Whoever closes: no clock runs and no timeout is answered while the close is under way.
             clock.closing();
@@ -545,6 +569,7 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+        passOnResponseBatch(ctx);
         if (clock != null) {
             clock.stop();
         }
@@ -552,6 +577,55 @@ public final class HttpServerCodec implements ChannelHandler {
     }
 
     // ---------------------------------------------------------------- outbound: the encoder
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) throws Exception {
+        passOnResponseBatch(ctx);
+        ctx.flush();
+    }
+
+    /** Passes the batched responses on, so that whatever is written next comes after them. */
+    private void passOnResponseBatch(ChannelHandlerContext ctx) {
+        ByteBuf batch = responseBatch;
+        if (batch != null) {
+            responseBatch = null;
+            ctx.write(batch, ctx.voidPromise());
+        }
+    }
+
+    /**
+     * Encodes {@code res} into the response batch if it is small, whole and written with a void promise (nobody
+     * waits for this write alone).
+     *
+     * @return false, having done nothing, otherwise
+     */
+    private boolean batchResponse(ChannelHandlerContext ctx, FullHttpResponse res, ChannelPromise promise)
+            throws Exception {
+        if (!decodingRead || !promise.isVoid()
+                || res.content().readableBytes() > HttpObjectEncoder.COPY_CONTENT_THRESHOLD_BYTES) {
+            return false;
+        }
+        ByteBuf batch = responseBatch;
+        if (batch == null) {
+            batch = ctx.alloc().buffer(RESPONSE_BATCH_BYTES);
+            responseBatch = batch;
+        }
+        if (!encoder.encodeWholeInto(ctx, res, batch)) {
+            return false;
+        }
+        if (batch.readableBytes() >= RESPONSE_BATCH_BYTES) {
+            passOnResponseBatch(ctx);
+        }
+        return true;
+    }
+
+    private void releaseResponseBatch() {
+        ByteBuf batch = responseBatch;
+        if (batch != null) {
+            responseBatch = null;
+            batch.release();
+        }
+    }
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
@@ -578,7 +652,10 @@ public final class HttpServerCodec implements ChannelHandler {
         if (closeAfter) {
             promise = promise.unvoid();
         }
-        encoder.write(ctx, msg, promise);
+        if (!(completes && msg instanceof FullHttpResponse full && batchResponse(ctx, full, promise))) {
+            passOnResponseBatch(ctx);
+            encoder.write(ctx, msg, promise);
+        }
         if (completes) {
             responseInProgress = false;
             respondingTo = null;
@@ -675,6 +752,7 @@ public final class HttpServerCodec implements ChannelHandler {
                 metrics.response(HttpResponseStatus.REQUEST_TIMEOUT.code());
             }
             respondingTo = null;
+            passOnResponseBatch(ctx);
             encoder.write(ctx, HttpServerTimeoutClock.requestTimeout(), ctx.newPromise());
             ctx.flush();
             ctx.channel().close();
@@ -758,6 +836,7 @@ public final class HttpServerCodec implements ChannelHandler {
         }
         if (rejectionStatus == CLOSE_WITHOUT_ANSWER) {
             // Behind the response just written, which may not be flushed yet: close once it is out.
+            passOnResponseBatch(ctx);
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -775,6 +854,7 @@ public final class HttpServerCodec implements ChannelHandler {
         ChannelPromise promise = ctx.newPromise();
         promise.addListener(ChannelFutureListener.CLOSE);
         respondingTo = null;
+        passOnResponseBatch(ctx);
         encoder.write(ctx, res, promise);
         ctx.flush();
     }

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
+import io.weir.buffer.UnpooledByteBufAllocator;
 import io.weir.channel.embedded.EmbeddedChannel;
 import io.weir.handler.codec.EncoderException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class HttpEncoderTest {
 
@@ -40,6 +43,45 @@ class HttpEncoderTest {
         assertThat(ch.outboundMessages()).hasSize(1);
         assertThat(drain(ch)).isEqualTo("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 13\r\n\r\n"
                 + "Hello, World!");
+        assertThat(ch.finish()).isFalse();
+    }
+
+    /**
+     * A response head bound for a direct buffer is assembled in a scratch array and copied at once, one bound for
+     * a heap buffer is written in place, one too large for the scratch array is written field by field: the bytes
+     * must be the same every way, whatever the headers hold.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void headBytesAreTheSameWhicheverWayTheHeadIsAssembled(boolean direct) {
+        String big = "v".repeat(HttpObjectEncoder.HEAD_SCRATCH_BYTES);
+        for (String value : new String[] {"plain", "caf\u00e9", big}) {
+            EmbeddedChannel ch = new EmbeddedChannel(new HttpResponseEncoder());
+            ch.config().setAllocator(new UnpooledByteBufAllocator(direct));
+            FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CREATED,
+                    ascii("body"));
+            res.headers().add("X-Text", value).add(HttpHeaderNames.CONTENT_LENGTH, new StringBuilder("4"));
+            ch.writeOutbound(res);
+            assertThat(drain(ch)).isEqualTo("HTTP/1.1 201 Created\r\nX-Text: " + value
+                    + "\r\ncontent-length: 4\r\n\r\nbody");
+            assertThat(ch.finish()).isFalse();
+        }
+    }
+
+    @Test
+    void aSubclassWritingItsOwnStatusLineIsHeardOnADirectBuffer() {
+        HttpResponseEncoder encoder = new HttpResponseEncoder() {
+            @Override
+            protected void encodeInitialLine(ByteBuf buf, HttpResponse response) {
+                buf.writeCharSequence("HTTP/1.1 299 Custom\r\n", StandardCharsets.US_ASCII);
+            }
+        };
+        EmbeddedChannel ch = new EmbeddedChannel(encoder);
+        ch.config().setAllocator(new UnpooledByteBufAllocator(true));
+        HttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        res.headers().add("a", "b");
+        ch.writeOutbound(res, LastHttpContent.EMPTY_LAST_CONTENT);
+        assertThat(drain(ch)).isEqualTo("HTTP/1.1 299 Custom\r\na: b\r\n\r\n");
         assertThat(ch.finish()).isFalse();
     }
 

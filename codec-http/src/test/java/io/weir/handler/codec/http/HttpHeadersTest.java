@@ -48,6 +48,33 @@ class HttpHeadersTest {
     }
 
     @Test
+    void lookupsRemovalsAndOrderHoldWhileTheListTurnsIntoATableAndBack() {
+        // Around MAX_LINEAR_ENTRIES the headers switch from a searched list to buckets; every size must agree.
+        for (int n = DefaultHttpHeaders.MAX_LINEAR_ENTRIES - 2; n <= DefaultHttpHeaders.MAX_LINEAR_ENTRIES + 3; n++) {
+            HttpHeaders h = new DefaultHttpHeaders();
+            for (int i = 0; i < n; i++) {
+                h.add("x-f" + (i % 5), "v" + i);
+            }
+            assertThat(h.size()).isEqualTo(n);
+            assertThat(h.getAll("X-F1")).first().isEqualTo("v1");
+            assertThat(h.valueIterator("x-f0")).toIterable().first().hasToString("v0");
+            h.remove("x-f0");
+            assertThat(h.contains("x-f0")).isFalse();
+            assertThat(h.size()).isEqualTo(n - (n + 4) / 5);
+            h.set("x-f1", "last");
+            List<CharSequence> keys = new ArrayList<>();
+            h.forEach(e -> keys.add(e.getKey()));
+            assertThat(keys).last().hasToString("x-f1");
+            assertThat(h.getAll("x-f1")).containsExactly("last");
+            h.clear();
+            assertThat(h.isEmpty()).isTrue();
+            assertThat(h.iterator().hasNext()).isFalse();
+            h.add("x-again", "1");
+            assertThat(h.get("X-AGAIN")).isEqualTo("1");
+        }
+    }
+
+    @Test
     void setReplacesEveryValueAndMovesTheFieldToTheEnd() {
         HttpHeaders h = new DefaultHttpHeaders();
         h.add("a", "1").add("b", "2").add("A", "3");

@@ -49,6 +49,29 @@ class HttpRequestDecoderTest {
     }
 
     @Test
+    void pipelinedRequestsEachKeepTheirOwnTargetHostAndNameCase() {
+        // The decoder shares a repeated target, Host value and common names between requests: sharing must never
+        // hand one request another's bytes, nor change the case a client sent.
+        EmbeddedChannel ch = channel();
+        List<Object> out = decode(ch, "GET /a HTTP/1.1\r\nHost: one.example\r\nAccept: x\r\n\r\n"
+                + "GET /a HTTP/1.1\r\nhost: one.example\r\nACCEPT: y\r\n\r\n"
+                + "GET /b HTTP/1.1\r\nHOST: two.example:81\r\naccept: z\r\n\r\n"
+                + "GET / HTTP/1.1\r\nHost: one.example\r\n\r\n");
+        List<String> seen = new ArrayList<>();
+        for (Object o : out) {
+            if (o instanceof HttpRequest req) {
+                StringBuilder sb = new StringBuilder(req.uri());
+                req.headers().forEach(e -> sb.append(' ').append(e.getKey()).append('=').append(e.getValue()));
+                seen.add(sb.toString());
+            }
+        }
+        assertThat(seen).containsExactly("/a Host=one.example Accept=x", "/a host=one.example ACCEPT=y",
+                "/b HOST=two.example:81 accept=z", "/ Host=one.example");
+        release(out);
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
     void manyHeadersKeepTheirOrderAndLoseOptionalWhitespace() {
         StringBuilder sb = new StringBuilder("GET / HTTP/1.0\r\n");
         for (int i = 0; i < 60; i++) {

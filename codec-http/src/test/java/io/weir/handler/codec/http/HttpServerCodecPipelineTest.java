@@ -40,6 +40,73 @@ class HttpServerCodecPipelineTest {
                 new HttpObjectAggregator(16), new Echo());
     }
 
+    /**
+     * Answers each request with its URI as the body, written with the void promise and flushed at the end of the
+     * read, as a load-test server does; a URI ending in "!" is answered with a promise of its own, a URI ending in
+     * "+" with a head and a separate last content.
+     */
+    private static final class VoidPromiseAnswerer implements ChannelHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest req) {
+                String uri = req.uri();
+                if (uri.endsWith("+")) {
+                    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                    head.headers().set(HttpHeaderNames.CONTENT_LENGTH, uri.length());
+                    ctx.write(head, ctx.voidPromise());
+                    ctx.write(new DefaultLastHttpContent(Unpooled.copiedBuffer(uri, StandardCharsets.US_ASCII)),
+                            ctx.voidPromise());
+                } else {
+                    FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.copiedBuffer(uri, StandardCharsets.US_ASCII));
+                    res.headers().set(HttpHeaderNames.CONTENT_LENGTH, uri.length());
+                    if (uri.endsWith("!")) {
+                        ctx.write(res);
+                    } else {
+                        ctx.write(res, ctx.voidPromise());
+                    }
+                }
+            }
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    @Test
+    void smallPipelinedResponsesLeaveAsOneBufferInRequestOrder() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new VoidPromiseAnswerer());
+        StringBuilder wire = new StringBuilder();
+        StringBuilder expected = new StringBuilder();
+        for (String uri : new String[] {"/1", "/2", "/3!", "/4", "/5+", "/6", "/7"}) {
+            wire.append("GET ").append(uri).append(" HTTP/1.1\r\nHost: h\r\n\r\n");
+            expected.append("HTTP/1.1 200 OK\r\ncontent-length: ").append(uri.length()).append("\r\n\r\n")
+                    .append(uri);
+        }
+        ch.writeInbound(Unpooled.copiedBuffer(wire, StandardCharsets.US_ASCII));
+        // /1 and /2 in one buffer, /3 with its own promise, /4 alone before the head and content of /5, /6 and /7.
+        assertThat(ch.outboundMessages()).hasSize(6);
+        assertThat(outbound(ch)).isEqualTo(expected.toString());
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
+    void responsesBatchedWithinAReadStopAtTheBatchSize() {
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpServerCodec(), new VoidPromiseAnswerer());
+        String uri = "/" + "u".repeat(HttpServerCodec.RESPONSE_BATCH_BYTES / 4);
+        String request = "GET " + uri + " HTTP/1.1\r\nHost: h\r\n\r\n";
+        ch.writeInbound(Unpooled.copiedBuffer(request.repeat(16), StandardCharsets.US_ASCII));
+        int buffers = ch.outboundMessages().size();
+        String response = "HTTP/1.1 200 OK\r\ncontent-length: " + uri.length() + "\r\n\r\n" + uri;
+        assertThat(outbound(ch)).isEqualTo(response.repeat(16));
+        // A buffer is passed on once it holds the batch size: a response is about a quarter of it, so 4 apiece.
+        assertThat(buffers).isEqualTo(4);
+        assertThat(ch.finish()).isFalse();
+    }
+
     @Test
     void pipelinedRequestsThroughTheAggregatorAreAnsweredInOrder() {
         EmbeddedChannel ch = channel();
