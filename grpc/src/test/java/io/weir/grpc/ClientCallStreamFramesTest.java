@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
@@ -24,10 +23,7 @@ import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.handler.codec.http2.Http2HeadersFrame;
 import io.weir.handler.codec.http2.Http2ServerInitializer;
 import io.weir.util.ReferenceCountUtil;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -49,28 +45,7 @@ import org.junit.jupiter.api.Timeout;
 class ClientCallStreamFramesTest {
     private static final long WAIT_SECONDS = 30;
 
-    /** A byte array the marshaller streams with its length known up front, as protobuf's streams are. */
-    private static final class KnownLengthBytes extends ByteArrayInputStream implements KnownLength {
-        KnownLengthBytes(byte[] bytes) {
-            super(bytes);
-        }
-    }
-
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new KnownLengthBytes(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    };
+    private static final MethodDescriptor.Marshaller<byte[]> BYTES = TestMarshallers.BYTES;
 
     private static final MethodDescriptor<byte[], byte[]> UNARY = MethodDescriptor.<byte[], byte[]>newBuilder()
             .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("test.Frames/Unary")

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
@@ -24,9 +23,6 @@ import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.handler.codec.http2.Http2DataFrame;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2ServerInitializer;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -47,28 +43,7 @@ class ServerCallStreamGatherTest {
     private static final int SMALL_BYTES = 100;
     private static final int LARGE_BYTES = ServerCallStream.GATHER_BYTES + 4096;
 
-    /** A byte array the marshaller streams with its length known up front, as protobuf's streams are. */
-    private static final class KnownLengthBytes extends ByteArrayInputStream implements KnownLength {
-        KnownLengthBytes(byte[] bytes) {
-            super(bytes);
-        }
-    }
-
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new KnownLengthBytes(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    };
+    private static final MethodDescriptor.Marshaller<byte[]> BYTES = TestMarshallers.BYTES;
 
     private static final MethodDescriptor<byte[], byte[]> STREAM = MethodDescriptor.<byte[], byte[]>newBuilder()
             .setType(MethodDescriptor.MethodType.SERVER_STREAMING).setFullMethodName("test.Gather/Stream")
