@@ -613,6 +613,11 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (ctx.channel() != stream) {
+            // The refused stream of a retried call, failing the writes it still held as it closes: the retry
+            // resends those bytes from its copies.
+            return;
+        }
         finish(Status.INTERNAL.withDescription("stream failed").withCause(cause));
     }
 
