@@ -30,7 +30,8 @@ import java.util.concurrent.RejectedExecutionException;
  *   <li>{@link #filterOutboundMessage} converts or rejects each write as it is queued; {@link #doWrite}
  *       writes the flushed part of the {@link ChannelOutboundBuffer}. A transport that could not write
  *       everything watches for write readiness, reports {@link #isWritePending()} meanwhile, and calls
- *       {@link #writeFlushed()} once writable.</li>
+ *       {@link #writeFlushed()} once writable. A channel built write-through (an HTTP/2 stream's) queues
+ *       nothing: each write goes to {@link #doWriteThrough} and each flush to {@link #doFlushThrough}.</li>
  *   <li>{@link #isOpen()}, {@link #isActive()}, {@link #localAddress0()}, {@link #remoteAddress0()},
  *       {@link #config()}, {@link #metadata()}.</li>
  * </ul>
@@ -43,7 +44,6 @@ import java.util.concurrent.RejectedExecutionException;
 public abstract class AbstractChannel extends DefaultAttributeMap implements Channel {
     private static final String SERVER_CANNOT_WRITE = "a server channel cannot write";
     private static final LoopLogger LOGGER = LoopLogger.of(AbstractChannel.class);
-    private static final VarHandle VOID_PROMISE = findField("voidPromise", VoidChannelPromise.class);
     private static final VarHandle SUCCEEDED_FUTURE = findField("succeededFuture", ChannelFuture.class);
     private static final VarHandle ID = findField("id", ChannelId.class);
     private static final VarHandle CLOSE_FUTURE = findField("closeFuture", CloseFuture.class);
@@ -61,9 +61,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     // both volatile, whichever comes second sees the other's write and completes the future.
     private volatile CloseFuture closeFuture;
     private volatile boolean closeCompleted;
-    // Both created on first use (most channels never ask for them, an HTTP/2 stream's child for one) and
-    // published with a CAS, so every caller sees the same instance: code compares promises with voidPromise().
-    private volatile VoidChannelPromise voidPromise;
+    // Made with the channel: every channel closes with it and an HTTP/2 stream's child registers with it too, and a
+    // final field costs no compare-and-set (code compares promises with voidPromise(), so there is one instance).
+    private final VoidChannelPromise voidPromise;
+    // Created on first use (most channels never ask for it) and published with a CAS, so every caller sees one.
     private volatile ChannelFuture succeededFuture;
 
     // Set to null when the channel closes or its output shuts down: writes then fail at once.
@@ -72,6 +73,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     final IoByteCounters ioBytes;
     // A ServerChannel: it writes nothing, and what reaches the end of its pipeline is an accepted channel.
     private final boolean serverChannel;
+    // Writes go to doWriteThrough as they come and flushes to doFlushThrough (see the constructor that takes it).
+    private final boolean writeThrough;
+    // Bytes handed to doWriteThrough since the last flush: they count against the water marks until it. Loop only.
+    private long unflushedWriteThroughBytes;
     private long bytesRead;
     private long bytesWrittenBeforeDetach;
     private volatile boolean registered;
@@ -120,16 +125,35 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
      * @throws NullPointerException if {@code eventLoop} is null
      */
     protected AbstractChannel(Channel parent, EventLoop eventLoop, boolean idOnFirstUse) {
-        this(idOnFirstUse ? null : DefaultChannelId.newInstance(), parent, eventLoop);
+        this(idOnFirstUse ? null : DefaultChannelId.newInstance(), parent, eventLoop, false);
+    }
+
+    /**
+     * As {@link #AbstractChannel(Channel, EventLoop, boolean)}; if {@code writeThrough}, writes are not queued in
+     * this channel until a flush but handed to {@link #doWriteThrough} as they come, and a flush calls
+     * {@link #doFlushThrough()}, even once the channel closed (its last writes are already on their way). For a
+     * channel whose writes go into another channel that queues them itself, such as an HTTP/2 stream's into its
+     * connection: a write then costs no entry in an outbound buffer of its own. Such a channel's
+     * {@link ChannelOutboundBuffer} only keeps its writability: the bytes written since the last flush count
+     * against its {@link WriteBufferWaterMark}, as queued writes would.
+     */
+    protected AbstractChannel(Channel parent, EventLoop eventLoop, boolean idOnFirstUse, boolean writeThrough) {
+        this(idOnFirstUse ? null : DefaultChannelId.newInstance(), parent, eventLoop, writeThrough);
+    }
+
+    private AbstractChannel(ChannelId id, Channel parent, EventLoop eventLoop) {
+        this(id, parent, eventLoop, false);
     }
 
     /** The constructors' common part; {@code id} is null when it is made on first use. */
-    private AbstractChannel(ChannelId id, Channel parent, EventLoop eventLoop) {
+    private AbstractChannel(ChannelId id, Channel parent, EventLoop eventLoop, boolean writeThrough) {
+        this.writeThrough = writeThrough;
         this.parent = parent;
         this.eventLoop = Objects.requireNonNull(eventLoop, "eventLoop");
         this.id = id;
         this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
         this.serverChannel = this instanceof ServerChannel;
+        this.voidPromise = new VoidChannelPromise(this);
         this.outboundBuffer = new ChannelOutboundBuffer(this);
         this.pipeline = new DefaultChannelPipeline(this);
     }
@@ -397,12 +421,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     }
 
     private VoidChannelPromise voidPromise0() {
-        VoidChannelPromise promise = voidPromise;
-        if (promise == null) {
-            VoidChannelPromise created = new VoidChannelPromise(this);
-            promise = VOID_PROMISE.compareAndSet(this, null, created) ? created : voidPromise;
-        }
-        return promise;
+        return voidPromise;
     }
 
     /** Orders channels by id; channels sharing an id (embedded ones) by identity hash, so only {@code this} is 0. */
@@ -675,6 +694,21 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
         throw new UnsupportedOperationException(serverChannel ? SERVER_CANNOT_WRITE
                 : getClass().getName() + " does not implement doWrite");
+    }
+
+    /**
+     * For a channel built write-through: hands on {@code msg} (as {@link #filterOutboundMessage} returned it) and
+     * completes or fails {@code promise}. It owns {@code msg} from the call on, even when it throws; the promise is
+     * then failed with what it threw. Only called while the channel is active with its output open. Event loop
+     * only.
+     */
+    protected void doWriteThrough(Object msg, ChannelPromise promise) throws Exception {
+        ReferenceCountUtil.release(msg);
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement doWriteThrough");
+    }
+
+    /** For a channel built write-through: a flush, open or closed. Event loop only. */
+    protected void doFlushThrough() throws Exception {
     }
 
     /**
@@ -1067,6 +1101,10 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         }
         int size;
         try {
+            if (writeThrough && !isActive()) {
+                // Nothing queues here to wait for the connection, so the write fails as a flush would fail it.
+                throw new NotYetConnectedException();
+            }
             msg = filterOutboundMessage(msg);
             size = Math.max(0, estimatorHandle().size(msg));
         } catch (Throwable t) {
@@ -1077,10 +1115,43 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             }
             return;
         }
-        buffer.addMessage(msg, size, promise);
+        if (writeThrough) {
+            writeThrough0(buffer, msg, size, promise);
+        } else {
+            buffer.addMessage(msg, size, promise);
+        }
+    }
+
+    private void writeThrough0(ChannelOutboundBuffer buffer, Object msg, int size, ChannelPromise promise) {
+        if (size > 0) {
+            // Counted against this channel's water marks until flushed, as a queued write would be.
+            unflushedWriteThroughBytes += size;
+            buffer.incrementPendingOutboundBytes(size);
+        }
+        try {
+            doWriteThrough(msg, promise);
+        } catch (Throwable t) {
+            promise.tryFailure(t);
+        }
     }
 
     final void flush0() {
+        if (writeThrough) {
+            long unflushed = unflushedWriteThroughBytes;
+            ChannelOutboundBuffer buffer = outboundBuffer;
+            if (unflushed > 0) {
+                unflushedWriteThroughBytes = 0;
+                if (buffer != null) {
+                    buffer.decrementPendingOutboundBytes(unflushed);
+                }
+            }
+            try {
+                doFlushThrough();
+            } catch (Throwable t) {
+                pipeline.fireExceptionCaught(t);
+            }
+            return;
+        }
         ChannelOutboundBuffer buffer = outboundBuffer;
         if (buffer == null) {
             return;

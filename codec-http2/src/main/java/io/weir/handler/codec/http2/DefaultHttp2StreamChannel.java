@@ -4,7 +4,6 @@ import io.weir.channel.AbstractChannel;
 import io.weir.channel.ChannelConfig;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelId;
-import io.weir.channel.ChannelOutboundBuffer;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelConfig;
 import io.weir.util.ReferenceCountUtil;
@@ -37,7 +36,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     /** The multiplexer will call {@link #fireReadComplete()} at the end of the parent's read. */
     private static final int READ_COMPLETE_PENDING = 1 << 4;
     private static final int CLOSE_WHEN_DRAINED = 1 << 5;
-    /** Inside {@link #doWrite}. */
+    /** Inside {@link #doWriteThrough}. */
     private static final int WRITING = 1 << 6;
     private static final int CLOSE_AFTER_WRITE = 1 << 7;
     /**
@@ -73,7 +72,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      * @param parentCtx the multiplexer's context (its handler is the {@link Http2MultiplexHandler})
      */
     DefaultHttp2StreamChannel(ChannelHandlerContext parentCtx, DefaultHttp2FrameStream stream, int sequence) {
-        super(parentCtx.channel(), parentCtx.channel().eventLoop(), true);
+        super(parentCtx.channel(), parentCtx.channel().eventLoop(), true, true);
         this.parentCtx = parentCtx;
         this.sequence = sequence;
         this.stream = stream;
@@ -304,7 +303,7 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     void streamClosed() {
         set(STREAM_RETIRED);
         if (is(WRITING)) {
-            // Inside doWrite (our own last frame closed the stream): close once the write loop is done.
+            // Inside doWriteThrough (our own last frame closed the stream): close once the codec's write returned.
             set(CLOSE_AFTER_WRITE);
         } else if (inboundEmpty()) {
             close(voidPromise());
@@ -313,59 +312,51 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         }
     }
 
+    /**
+     * Hands the frame to the connection now (the connection queues it until the parent is flushed, so this channel
+     * queues nothing of its own) and completes {@code promise} once the codec accepted or refused it.
+     */
     @Override
-    protected void doWrite(ChannelOutboundBuffer in) {
+    protected void doWriteThrough(Object msg, ChannelPromise promise) {
+        Http2StreamFrame frame = (Http2StreamFrame) msg;
+        Http2StreamFrame bound = frame.stream() == stream ? frame : frame.withStream(stream);
         set(WRITING);
         try {
-            writeFrames(in);
+            if (stream.hasPending()) {
+                writeWithOwnPromise(bound, promise);
+            } else {
+                // Nothing of this stream waits for window: the only frame the connection can fail during this call
+                // is this one, so a failure reported during the call is its refusal and one shared promise serves.
+                Http2StreamChannelWritePromise shared = writePromise();
+                Throwable refused;
+                shared.beginWrite();
+                try {
+                    parentCtx.write(bound, shared);
+                } finally {
+                    refused = shared.endWrite();
+                }
+                if (refused != null) {
+                    promise.tryFailure(refused);
+                } else {
+                    promise.trySuccess();
+                }
+            }
         } finally {
             clear(WRITING);
         }
         if (is(CLOSE_AFTER_WRITE)) {
+            // This frame ended the stream, so this channel closes now and may never see the channelReadComplete
+            // its handler would flush in: the connection is flushed for it (at the end of the parent's read when
+            // inside one), as nothing more can follow on the stream.
             clear(CLOSE_AFTER_WRITE);
+            multiplexer().flushParent();
             streamClosed();
         }
     }
 
-    private void writeFrames(ChannelOutboundBuffer in) {
-        boolean wrote = false;
-        for (;;) {
-            Object msg = in.current();
-            if (msg == null) {
-                break;
-            }
-            if (!(msg instanceof Http2StreamFrame frame)) {
-                in.remove(new IllegalArgumentException("a stream channel writes Http2StreamFrame, not "
-                        + msg.getClass().getName()));
-                continue;
-            }
-            // The outbound buffer releases its reference on remove(); the codec takes this one.
-            ReferenceCountUtil.retain(msg);
-            Http2StreamFrame bound = frame.stream() == stream ? frame : frame.withStream(stream);
-            wrote = true;
-            if (stream.hasPending()) {
-                writeWithOwnPromise(in, bound);
-                continue;
-            }
-            // Nothing of this stream waits for window: the only frame the connection can fail during this call is
-            // this one, so a failure reported during the call is its refusal and one shared promise serves.
-            Http2StreamChannelWritePromise promise = writePromise();
-            Throwable refused;
-            promise.beginWrite();
-            try {
-                parentCtx.write(bound, promise);
-            } finally {
-                refused = promise.endWrite();
-            }
-            if (refused != null) {
-                in.remove(refused);
-            } else {
-                in.remove();
-            }
-        }
-        if (wrote) {
-            multiplexer().flushParent();
-        }
+    @Override
+    protected void doFlushThrough() {
+        multiplexer().flushParent();
     }
 
     /**
@@ -373,18 +364,18 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      * queue, and this write may fail them (a reset drops them), so a failure during the call need not be this
      * frame's. Rare: only streams out of send window get here.
      */
-    private void writeWithOwnPromise(ChannelOutboundBuffer in, Http2StreamFrame frame) {
+    private void writeWithOwnPromise(Http2StreamFrame frame, ChannelPromise childPromise) {
         ChannelPromise promise = parentCtx.newPromise();
         parentCtx.write(frame, promise);
         if (promise.isDone() && !promise.isSuccess()) {
-            in.remove(promise.cause());
+            childPromise.tryFailure(promise.cause());
             return;
         }
         if (!promise.isDone()) {
             // Outside beginWrite/endWrite, a failure the relay reports is a frame lost: frameLost, as wanted here.
             promise.addListener(writePromise().relay());
         }
-        in.remove();
+        childPromise.trySuccess();
     }
 
     private Http2StreamChannelWritePromise writePromise() {

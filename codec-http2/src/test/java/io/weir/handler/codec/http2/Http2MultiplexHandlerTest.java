@@ -13,9 +13,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.Unpooled;
 import io.weir.channel.Channel;
+import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
+import io.weir.channel.WriteBufferWaterMark;
 import io.weir.channel.embedded.EmbeddedChannel;
 import io.weir.handler.codec.http2.Http2FrameClient.Event;
 import io.weir.util.ReferenceCountUtil;
@@ -220,6 +222,102 @@ class Http2MultiplexHandlerTest {
             assertThat(find(events, RST_STREAM)).as("the stream ended; nothing to reset").isNull();
             assertThat(children).singleElement().matches(ch -> !ch.isOpen(), "closed");
             assertThat(c.channel.pipeline().get(Http2FrameCodec.class).activeStreams()).isZero();
+        }
+    }
+
+    @Test
+    void aResponseFlushedInChannelReadCompleteLeavesEvenThoughItsLastFrameClosedTheChild() {
+        // The common handler shape: write in channelRead, flush in channelReadComplete. The last frame ends the
+        // stream and closes the child before its channelReadComplete, which a closed child never gets.
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
+                        ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("done", StandardCharsets.UTF_8), true));
+                        ReferenceCountUtil.release(msg);
+                    }
+
+                    @Override
+                    public void channelReadComplete(ChannelHandlerContext ctx) {
+                        ctx.flush();
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, get("/a"), true);
+            c.headers(3, get("/b"), true);
+            List<Event> events = c.read();
+            assertThat(events.stream().filter(e -> e.type() == DATA).map(Http2FrameClient::text))
+                    .containsExactly("done", "done");
+        }
+    }
+
+    @Test
+    void aChildsUnflushedWritesCountAgainstItsWaterMarksUntilItFlushes() {
+        List<Boolean> writable = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ReferenceCountUtil.release(msg);
+                        ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
+                        writable.add(ctx.channel().isWritable());
+                        ctx.write(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[32]), false));
+                        writable.add(ctx.channel().isWritable());
+                        ctx.flush();
+                        writable.add(ctx.channel().isWritable());
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, get("/"), true);
+            assertThat(find(c.read(), DATA)).isNotNull();
+            assertThat(writable).containsExactly(true, false, true);
+        }
+    }
+
+    @Test
+    void aChildsWriteIsHandedToTheConnectionAtOnceAndFailsOnceTheStreamEnded() {
+        List<ChannelFuture> writes = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new ChannelHandler() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ReferenceCountUtil.release(msg);
+                        writes.add(ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false)));
+                        writes.add(ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("a", StandardCharsets.UTF_8),
+                                true)));
+                        // The stream ended with the frame before: this one is refused, and its buffer released.
+                        writes.add(ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("b", StandardCharsets.UTF_8),
+                                true)));
+                    }
+                });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
+                .handshake()) {
+            c.headers(1, get("/"), true);
+            List<Event> events = c.read();
+            assertThat(writes).hasSize(3);
+            // Accepted by the codec during the write call itself, not at a later flush.
+            assertThat(writes.get(0).isSuccess()).isTrue();
+            assertThat(writes.get(1).isSuccess()).isTrue();
+            assertThat(writes.get(2).isDone()).isTrue();
+            assertThat(writes.get(2).cause()).isNotNull();
+            assertThat(events.stream().filter(e -> e.type() == DATA).map(Http2FrameClient::text))
+                    .containsExactly("a");
         }
     }
 
