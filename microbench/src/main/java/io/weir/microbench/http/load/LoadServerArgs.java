@@ -2,9 +2,10 @@ package io.weir.microbench.http.load;
 
 /**
  * The command line shared by every load server here, so both halves of a load test are started the same way:
- * {@code [--port N] [--transport nio|epoll|io_uring] [--threads N]}.
+ * {@code [--port N] [--transport nio|epoll|io_uring] [--threads N] [--engine jdk|openssl]} (the engine only matters
+ * to the TLS servers).
  */
-record LoadServerArgs(int port, Transport transport, int threads) {
+record LoadServerArgs(int port, Transport transport, int threads, Engine engine) {
     static final int DEFAULT_PORT = 8080;
     /**
      * The {@code Server} header both servers send: one value, so their responses are byte-identical and neither
@@ -48,10 +49,40 @@ record LoadServerArgs(int port, Transport transport, int threads) {
         }
     }
 
+    /**
+     * The TLS engine a TLS server uses, as {@code --engine} names it: the JDK's {@code SSLEngine}, or BoringSSL
+     * through netty-tcnative (each framework's own OpenSSL engine over the same native library).
+     */
+    enum Engine {
+        JDK("jdk"),
+        OPENSSL("openssl");
+
+        private final String label;
+
+        Engine(String label) {
+            this.label = label;
+        }
+
+        /** The name {@code --engine} takes and the servers print. */
+        String label() {
+            return label;
+        }
+
+        static Engine of(String label) {
+            for (Engine e : values()) {
+                if (e.label.equals(label)) {
+                    return e;
+                }
+            }
+            throw new IllegalArgumentException("--engine: " + label + " (expected: jdk or openssl)");
+        }
+    }
+
     static LoadServerArgs parse(String[] args) {
         int port = DEFAULT_PORT;
         Transport transport = Transport.NIO;
         int threads = 1;
+        Engine engine = Engine.JDK;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -62,8 +93,9 @@ record LoadServerArgs(int port, Transport transport, int threads) {
                 case "--port" -> port = Integer.parseInt(value);
                 case "--threads" -> threads = Integer.parseInt(value);
                 case "--transport" -> transport = Transport.of(value);
+                case "--engine" -> engine = Engine.of(value);
                 default -> throw new IllegalArgumentException(
-                        "unknown option: " + name + " (expected: --port, --transport, --threads)");
+                        "unknown option: " + name + " (expected: --port, --transport, --threads, --engine)");
             }
         }
         if (port < 0 || port > 65535) {
@@ -72,6 +104,6 @@ record LoadServerArgs(int port, Transport transport, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("--threads: " + threads + " (expected: >= 1)");
         }
-        return new LoadServerArgs(port, transport, threads);
+        return new LoadServerArgs(port, transport, threads, engine);
     }
 }

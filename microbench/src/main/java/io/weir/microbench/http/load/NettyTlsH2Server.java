@@ -23,11 +23,13 @@ import io.weir.handler.ssl.SelfSignedCertificate;
 
 /**
  * Netty 4.2's half of {@code microbench/h2load-tls-compare}: the same logic, response bytes and TLS settings as
- * {@link WeirTlsH2Server}, written with Netty's API on its JDK provider ({@code Http2FrameCodec} plus
- * {@code Http2MultiplexHandler}, ALPN h2 only, TLS 1.3 with AES-128-GCM, a new self-signed EC P-256 certificate).
+ * {@link WeirTlsH2Server}, written with Netty's API on the provider {@code --engine} names ({@code Http2FrameCodec}
+ * plus {@code Http2MultiplexHandler}, ALPN h2 only, TLS 1.3 with AES-128-GCM, a new self-signed EC P-256
+ * certificate).
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.NettyTlsH2Server
- * [--port 8443] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
+ * [--port 8443] [--transport nio|epoll|io_uring] [--threads 1] [--engine jdk|openssl]}; prints one line when it
+ * listens.
  */
 public final class NettyTlsH2Server {
     private NettyTlsH2Server() {
@@ -35,10 +37,10 @@ public final class NettyTlsH2Server {
 
     public static void main(String[] args) throws Exception {
         LoadServerArgs options = LoadServerArgs.parse(args);
-        SslContext tls = newSslContext();
+        SslContext tls = newSslContext(options.engine());
         ByteBuf body = Unpooled.directBuffer(WeirTlsH2Server.BODY.length).writeBytes(WeirTlsH2Server.BODY);
         StreamHandler streams = new StreamHandler(body);
-        NettyH2cMultiplexServer.run("netty h2 TLS server (JDK provider)", options, body,
+        NettyH2cMultiplexServer.run("netty h2 TLS server (" + options.engine().label() + " provider)", options, body,
                 new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -49,13 +51,14 @@ public final class NettyTlsH2Server {
     }
 
     /**
-     * The TLS settings every Netty TLS load server uses, matching {@link WeirTlsH2Server}'s: the JDK provider, a new
+     * The TLS settings every Netty TLS load server uses, matching {@link WeirTlsH2Server}'s: the {@code engine}, a new
      * self-signed EC P-256 certificate, TLS 1.3 with AES-128-GCM only, ALPN offering h2 alone.
      */
-    static SslContext newSslContext() throws Exception {
+    static SslContext newSslContext(LoadServerArgs.Engine engine) throws Exception {
         SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
         return SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
-                .sslProvider(SslProvider.JDK).protocols(WeirTlsH2Server.PROTOCOL)
+                .sslProvider(engine == LoadServerArgs.Engine.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK)
+                .protocols(WeirTlsH2Server.PROTOCOL)
                 .ciphers(java.util.List.of(WeirTlsH2Server.CIPHER))
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,

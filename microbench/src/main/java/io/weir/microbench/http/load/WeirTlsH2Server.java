@@ -25,11 +25,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * Weir's half of {@code microbench/h2load-tls-compare}: HTTP/2 over TLS (ALPN h2 only), {@code Http2FrameCodec}
  * plus {@code Http2MultiplexHandler}, every stream answered with {@code Hello, World!} as {@code text/plain}; the
- * same logic, response bytes and TLS settings as {@link NettyTlsH2Server}: the JDK engine, a new self-signed EC
- * P-256 certificate, TLS 1.3 with AES-128-GCM.
+ * same logic, response bytes and TLS settings as {@link NettyTlsH2Server}: the engine {@code --engine} names (the
+ * JDK's by default), a new self-signed EC P-256 certificate, TLS 1.3 with AES-128-GCM.
  *
  * <p>Usage: {@code java -cp microbenchmarks.jar io.weir.microbench.http.load.WeirTlsH2Server
- * [--port 8443] [--transport nio|epoll|io_uring] [--threads 1]}; prints one line when it listens.
+ * [--port 8443] [--transport nio|epoll|io_uring] [--threads 1] [--engine jdk|openssl]}; prints one line when it
+ * listens.
  */
 public final class WeirTlsH2Server {
     static final byte[] BODY = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
@@ -44,7 +45,8 @@ public final class WeirTlsH2Server {
         LoadServerArgs options = LoadServerArgs.parse(args);
         SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
         SslContext tls = SslContextBuilder.forServer(cert.privateKey(), cert.certificate())
-                .sslProvider(SslProvider.JDK).protocols(PROTOCOL).ciphers(java.util.List.of(CIPHER))
+                .sslProvider(options.engine() == LoadServerArgs.Engine.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK)
+                .protocols(PROTOCOL).ciphers(java.util.List.of(CIPHER))
                 .applicationProtocols("h2").build();
         WeirLoadTransport transport = WeirLoadTransport.of(options.transport());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(options.threads(), transport.io());
@@ -65,7 +67,7 @@ public final class WeirTlsH2Server {
                     })
                     .bind(new java.net.InetSocketAddress(options.port())).sync().channel();
             System.out.println("weir h2 TLS server on " + server.localAddress() + " (" + options.transport().label()
-                    + ", " + options.threads() + " thread(s), JDK engine)");
+                    + ", " + options.threads() + " thread(s), " + options.engine().label() + " engine)");
             server.closeFuture().sync();
         } finally {
             group.shutdownGracefully();
