@@ -92,7 +92,7 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
         }
         int start = target.writerIndex();
         try {
-            encode(ctx, msg, null, target);
+            encode(ctx, msg, null, target, true, true, true);
         } catch (Throwable t) {
             target.writerIndex(start);
             throw t instanceof EncoderException e ? e : new EncoderException(t);
@@ -105,9 +105,25 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
     /** Encodes into buffers of its own added to {@code out}, or all into {@code target} when it is not null. */
     private void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out, ByteBuf target)
             throws Exception {
+        if (msg instanceof FullHttpMessage) {
+            encode(ctx, msg, out, target, true, true, true);
+        } else {
+            boolean isContent = msg instanceof HttpContent;
+            encode(ctx, msg, out, target, msg instanceof HttpMessage, isContent,
+                    isContent && msg instanceof LastHttpContent);
+        }
+    }
+
+    /**
+     * As {@link #encode(ChannelHandlerContext, HttpObject, List, ByteBuf)}, with what {@code msg} is already known:
+     * each type check that succeeds on another interface of a class rewrites the JVM's one-entry type-check cache of
+     * that class, which every thread shares, so a whole message is tested once rather than once per interface.
+     */
+    private void encode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out, ByteBuf target,
+                        boolean isMessage, boolean isContent, boolean isLast) throws Exception {
         ByteBuf buf = null;
         int start = 0;
-        if (msg instanceof HttpMessage) {
+        if (isMessage) {
             if (state != State.INIT) {
                 throw new EncoderException("unexpected " + msg.getClass().getSimpleName()
                         + ": the previous message's content has not ended (state " + state + ')');
@@ -118,7 +134,7 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
                 buf = target;
                 start = target.writerIndex();
             } else {
-                buf = ctx.alloc().buffer(headSizeEstimate + contentBytesToCopy(msg));
+                buf = ctx.alloc().buffer(headSizeEstimate + (isContent ? contentBytesToCopy((HttpContent) msg) : 0));
                 // Added first so that the encoder base releases it if anything below throws.
                 out.add(buf);
             }
@@ -141,12 +157,13 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
             headSizeEstimate = Math.max(MIN_HEAD_SIZE_ESTIMATE_BYTES, (headSizeEstimate * 3 + headBytes) >> 2);
             state = next;
         }
-        if (msg instanceof HttpContent content) {
+        if (isContent) {
             if (state == State.INIT) {
                 throw new EncoderException("unexpected " + msg.getClass().getSimpleName()
                         + ": content written before an HttpMessage");
             }
-            encodeContent(ctx, content, buf, out);
+            HttpContent content = (HttpContent) msg;
+            encodeContent(ctx, content, buf, out, isLast);
         }
     }
 
@@ -191,17 +208,14 @@ public abstract class HttpObjectEncoder<H extends HttpMessage> extends MessageTo
         throw new UnsupportedOperationException();
     }
 
-    private int contentBytesToCopy(HttpObject msg) {
-        if (msg instanceof HttpContent c) {
-            int n = c.content().readableBytes();
-            return n <= COPY_CONTENT_THRESHOLD_BYTES ? n + MAX_CHUNK_HEADER_BYTES + 2 + LAST_CHUNK.length + 2 : 0;
-        }
-        return 0;
+    private static int contentBytesToCopy(HttpContent c) {
+        int n = c.content().readableBytes();
+        return n <= COPY_CONTENT_THRESHOLD_BYTES ? n + MAX_CHUNK_HEADER_BYTES + 2 + LAST_CHUNK.length + 2 : 0;
     }
 
-    private void encodeContent(ChannelHandlerContext ctx, HttpContent msg, ByteBuf head, List<Object> out) {
+    private void encodeContent(ChannelHandlerContext ctx, HttpContent msg, ByteBuf head, List<Object> out,
+                               boolean last) {
         ByteBuf content = msg.content();
-        boolean last = msg instanceof LastHttpContent;
         switch (state) {
             case CONTENT_NON_CHUNK -> writeBody(ctx, content, head, out);
             case CONTENT_CHUNK -> {

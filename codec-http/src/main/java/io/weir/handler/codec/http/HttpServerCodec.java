@@ -629,7 +629,10 @@ public final class HttpServerCodec implements ChannelHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-        if (msg instanceof HttpResponse res) {
+        // One type check for the usual whole response rather than one per interface (see HttpObjectEncoder.encode).
+        FullHttpResponse full = msg instanceof FullHttpResponse f ? f : null;
+        HttpResponse res = full != null ? full : msg instanceof HttpResponse r ? r : null;
+        if (res != null) {
             int code = res.status().code();
             if (metrics != null) {
                 metrics.response(code);
@@ -646,13 +649,13 @@ public final class HttpServerCodec implements ChannelHandler {
                 }
             }
         }
-        boolean completes = responseInProgress && msg instanceof LastHttpContent;
+        boolean completes = responseInProgress && (full != null || msg instanceof LastHttpContent);
         boolean closeAfter = completes && managesKeepAlive && !switchingProtocols
                 && responsesDone + 1 >= keepAliveUntil;
         if (closeAfter) {
             promise = promise.unvoid();
         }
-        if (!(completes && msg instanceof FullHttpResponse full && batchResponse(ctx, full, promise))) {
+        if (!(completes && full != null && batchResponse(ctx, full, promise))) {
             passOnResponseBatch(ctx);
             encoder.write(ctx, msg, promise);
         }
@@ -880,6 +883,15 @@ public final class HttpServerCodec implements ChannelHandler {
         void decoded(List<Object> out, int from) {
             for (int i = from; i < out.size(); i++) {
                 Object o = out.get(i);
+                if (o == LastHttpContent.EMPTY_LAST_CONTENT) {
+                    // The end of every request without a body: known by identity, without the interface checks below
+                    // (each one that succeeds on a class's other interface rewrites that class's shared type-check
+                    // cache in the JVM, which event loops on other cores then miss).
+                    if (clock != null) {
+                        clock.contentReceived(0, true);
+                    }
+                    continue;
+                }
                 if (o instanceof HttpRequest req) {
                     if (req.decoderResult().isFailure()) {
                         out.remove(i--);

@@ -4,7 +4,9 @@ import io.weir.microbench.util.AbstractMicrobenchmark;
 import java.nio.charset.StandardCharsets;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
@@ -18,7 +20,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Events are fired on the pipeline directly (as in {@code HttpRequestDecoderBenchmark}). Each read is what a
  * socket read hands the pipeline: a pooled direct buffer from the framework's default allocator, with the
  * requests copied in.
+ *
+ * <p>Each JMH thread has its own channels, so {@code -t 2} runs two event loops' worth of the same work on two
+ * cores: what they still share is the JVM's per-class state, such as the one-entry cache each class keeps of the
+ * last interface a type check against it succeeded for.
  */
+@State(Scope.Thread)
 public class PlaintextPipelineBenchmark extends AbstractMicrobenchmark {
     /** What wrk sends for {@code wrk http://localhost:8080/}. */
     private static final String REQUEST = "GET / HTTP/1.1\r\nHost: localhost:8080\r\n\r\n";
