@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class Http2MultiplexHandlerTest {
@@ -41,6 +42,16 @@ class Http2MultiplexHandlerTest {
             }
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /** Sets up each child channel with {@code init}. */
+    private static ChannelInitializer<Channel> eachChild(Consumer<Channel> init) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                init.accept(ch);
+            }
+        };
     }
 
     /** Children that close as soon as they read their first frame. */
@@ -229,24 +240,21 @@ class Http2MultiplexHandlerTest {
     void aResponseFlushedInChannelReadCompleteLeavesEvenThoughItsLastFrameClosedTheChild() {
         // The common handler shape: write in channelRead, flush in channelReadComplete. The last frame ends the
         // stream and closes the child before its channelReadComplete, which a closed child never gets.
-        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new ChannelHandler() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
-                        ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("done", StandardCharsets.UTF_8), true));
-                        ReferenceCountUtil.release(msg);
-                    }
+        ChannelInitializer<Channel> init = eachChild(ch -> {
+            ch.pipeline().addLast(new ChannelHandler() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
+                    ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("done", StandardCharsets.UTF_8), true));
+                    ReferenceCountUtil.release(msg);
+                }
 
-                    @Override
-                    public void channelReadComplete(ChannelHandlerContext ctx) {
-                        ctx.flush();
-                    }
-                });
-            }
-        };
+                @Override
+                public void channelReadComplete(ChannelHandlerContext ctx) {
+                    ctx.flush();
+                }
+            });
+        });
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
                 .handshake()) {
             c.headers(1, get("/a"), true);
@@ -260,24 +268,21 @@ class Http2MultiplexHandlerTest {
     @Test
     void aChildsUnflushedWritesCountAgainstItsWaterMarksUntilItFlushes() {
         List<Boolean> writable = new ArrayList<>();
-        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
-                ch.pipeline().addLast(new ChannelHandler() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ReferenceCountUtil.release(msg);
-                        ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
-                        writable.add(ctx.channel().isWritable());
-                        ctx.write(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[32]), false));
-                        writable.add(ctx.channel().isWritable());
-                        ctx.flush();
-                        writable.add(ctx.channel().isWritable());
-                    }
-                });
-            }
-        };
+        ChannelInitializer<Channel> init = eachChild(ch -> {
+            ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
+            ch.pipeline().addLast(new ChannelHandler() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    ReferenceCountUtil.release(msg);
+                    ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
+                    writable.add(ctx.channel().isWritable());
+                    ctx.write(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[32]), false));
+                    writable.add(ctx.channel().isWritable());
+                    ctx.flush();
+                    writable.add(ctx.channel().isWritable());
+                }
+            });
+        });
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
                 .handshake()) {
             c.headers(1, get("/"), true);
@@ -289,23 +294,20 @@ class Http2MultiplexHandlerTest {
     @Test
     void aChildsWriteIsHandedToTheConnectionAtOnceAndFailsOnceTheStreamEnded() {
         List<ChannelFuture> writes = new ArrayList<>();
-        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new ChannelHandler() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ReferenceCountUtil.release(msg);
-                        writes.add(ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false)));
-                        writes.add(ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("a", StandardCharsets.UTF_8),
-                                true)));
-                        // The stream ended with the frame before: this one is refused, and its buffer released.
-                        writes.add(ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("b", StandardCharsets.UTF_8),
-                                true)));
-                    }
-                });
-            }
-        };
+        ChannelInitializer<Channel> init = eachChild(ch -> {
+            ch.pipeline().addLast(new ChannelHandler() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    ReferenceCountUtil.release(msg);
+                    writes.add(ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false)));
+                    writes.add(ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("a", StandardCharsets.UTF_8),
+                            true)));
+                    // The stream ended with the frame before: this one is refused, and its buffer released.
+                    writes.add(ctx.write(new Http2DataFrame(Unpooled.copiedBuffer("b", StandardCharsets.UTF_8),
+                            true)));
+                }
+            });
+        });
         try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init))
                 .handshake()) {
             c.headers(1, get("/"), true);
