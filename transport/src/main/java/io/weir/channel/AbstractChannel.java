@@ -47,6 +47,8 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private static final VarHandle SUCCEEDED_FUTURE = findField("succeededFuture", ChannelFuture.class);
     private static final VarHandle ID = findField("id", ChannelId.class);
     private static final VarHandle CLOSE_FUTURE = findField("closeFuture", CloseFuture.class);
+    private static final VarHandle OUTBOUND_BUFFER = findField("outboundBuffer", ChannelOutboundBuffer.class);
+    private static final VarHandle REGISTERED = findField("registered", boolean.class);
     /** Whether an allocation failure that reached a pipeline's end was logged at WARNING already. */
     private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_LOGGED =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -154,7 +156,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         this.ioBytes = eventLoop instanceof SingleThreadIoEventLoop loop ? loop.ioBytes : null;
         this.serverChannel = this instanceof ServerChannel;
         this.voidPromise = new VoidChannelPromise(this);
-        this.outboundBuffer = new ChannelOutboundBuffer(this);
+        // A plain store (a volatile one costs a fence, and an HTTP/2 stream's channel is made per request): the
+        // final fields written here make the constructor end with a release, which orders it before publication.
+        OUTBOUND_BUFFER.set(this, new ChannelOutboundBuffer(this));
         this.pipeline = new DefaultChannelPipeline(this);
     }
 
@@ -858,7 +862,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         }
         boolean firstRegistration = neverRegistered;
         neverRegistered = false;
-        registered = true;
+        // Release stores, here and at deregistration: readers on other threads need no more than to see the
+        // channel's state as of the change, and a volatile store's fence costs every stream channel two.
+        REGISTERED.setRelease(this, true);
         if (registration == null && eventLoop instanceof SingleThreadIoEventLoop loop && !isClosedByParent()) {
             // No handle for the I/O handler to close at shutdown: the loop closes the channel itself.
             trackedByLoop = true;
@@ -994,7 +1000,9 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     /** Detaches the outbound buffer (null if detached already): writes from now on fail at once. */
     final ChannelOutboundBuffer takeOutboundBuffer() {
         ChannelOutboundBuffer buffer = outboundBuffer;
-        outboundBuffer = null;
+        // A release store: readers on other threads (isWritable, the writability setters) need only see the buffer
+        // gone soon; one that still reads it acts on a detached buffer, harmless, as it could with a volatile store.
+        OUTBOUND_BUFFER.setRelease(this, null);
         if (buffer != null) {
             bytesWrittenBeforeDetach = buffer.writtenBytes();
         }
@@ -1041,7 +1049,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
                     pipeline.fireChannelInactive();
                 }
                 if (registered) {
-                    registered = false;
+                    REGISTERED.setRelease(this, false);
                     pipeline.fireChannelUnregistered();
                 }
                 promise.trySuccess();

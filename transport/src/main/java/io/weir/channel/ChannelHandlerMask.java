@@ -64,23 +64,16 @@ final class ChannelHandlerMask {
             {"flush", new Class<?>[] {CTX}},
     };
 
-    /** Boxed once per class; the pipeline unboxes when it creates a context, never while propagating. */
-    private static final ClassValue<Integer> MASKS = new ClassValue<>() {
-        @Override
-        protected Integer computeValue(Class<?> type) {
-            return compute(type);
-        }
-    };
-
     private ChannelHandlerMask() {
     }
 
-    /** The cached mask of {@code handlerType}; the same boxed instance on every call for one class. */
-    static Integer mask(Class<? extends ChannelHandler> handlerType) {
-        return MASKS.get(handlerType);
+    /** The mask of {@code handlerType}, computed once per class (kept by its {@link HandlerType}). */
+    static int mask(Class<? extends ChannelHandler> handlerType) {
+        return HandlerType.of(handlerType).mask;
     }
 
-    private static int compute(Class<?> type) {
+    /** Works out the mask of {@code type} by reflection; see {@link #mask}. */
+    static int compute(Class<?> type) {
         int mask = 0;
         for (int bit = 0; bit < METHODS.length; bit++) {
             if (handles(type, (String) METHODS[bit][0], (Class<?>[]) METHODS[bit][1])) {

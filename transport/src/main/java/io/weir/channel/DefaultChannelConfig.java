@@ -1,10 +1,11 @@
 package io.weir.channel;
 
 import io.weir.buffer.ByteBufAllocator;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The options every channel has. Transport configs extend it: override {@link #getOption}, {@link #setOption}
@@ -19,22 +20,31 @@ public class DefaultChannelConfig implements ChannelConfig {
     /** Default {@link ChannelOption#MAX_MESSAGES_PER_READ} for byte streams. */
     public static final int DEFAULT_MAX_MESSAGES_PER_READ = 16;
 
-    private static final AtomicIntegerFieldUpdater<DefaultChannelConfig> AUTO_READ =
-            AtomicIntegerFieldUpdater.newUpdater(DefaultChannelConfig.class, "autoRead");
-
     /** The channel this config belongs to. */
     protected final Channel channel;
 
-    private volatile ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
-    private volatile RecvByteBufAllocator rcvBufAllocator = AdaptiveRecvByteBufAllocator.DEFAULT;
-    private volatile MessageSizeEstimator msgSizeEstimator = DefaultMessageSizeEstimator.DEFAULT;
-    private volatile WriteBufferWaterMark writeBufferWaterMark = WriteBufferWaterMark.DEFAULT;
-    private volatile int connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
-    private volatile int writeSpinCount = DEFAULT_WRITE_SPIN_COUNT;
+    // Volatile, so that any thread may change an option; the constructor sets their first values with plain stores
+    // instead (see there).
+    private volatile ByteBufAllocator allocator;
+    private volatile RecvByteBufAllocator rcvBufAllocator;
+    private volatile MessageSizeEstimator msgSizeEstimator;
+    private volatile WriteBufferWaterMark writeBufferWaterMark;
+    private volatile int connectTimeoutMillis;
+    private volatile int writeSpinCount;
     private volatile int maxMessagesPerRead;
-    private volatile int autoRead = 1;
-    private volatile boolean autoClose = true;
+    private volatile int autoRead;
+    private volatile boolean autoClose;
     private volatile boolean allowHalfClosure;
+
+    private static final VarHandle ALLOCATOR = field("allocator", ByteBufAllocator.class);
+    private static final VarHandle RCVBUF_ALLOCATOR = field("rcvBufAllocator", RecvByteBufAllocator.class);
+    private static final VarHandle MSG_SIZE_ESTIMATOR = field("msgSizeEstimator", MessageSizeEstimator.class);
+    private static final VarHandle WRITE_BUFFER_WATER_MARK = field("writeBufferWaterMark", WriteBufferWaterMark.class);
+    private static final VarHandle CONNECT_TIMEOUT_MILLIS = field("connectTimeoutMillis", int.class);
+    private static final VarHandle WRITE_SPIN_COUNT = field("writeSpinCount", int.class);
+    private static final VarHandle MAX_MESSAGES_PER_READ = field("maxMessagesPerRead", int.class);
+    private static final VarHandle AUTO_READ = field("autoRead", int.class);
+    private static final VarHandle AUTO_CLOSE = field("autoClose", boolean.class);
 
     /**
      * A config for {@code channel} with {@value #DEFAULT_MAX_MESSAGES_PER_READ} messages per read.
@@ -54,7 +64,27 @@ public class DefaultChannelConfig implements ChannelConfig {
     public DefaultChannelConfig(Channel channel, int maxMessagesPerRead) {
         this.channel = Objects.requireNonNull(channel, "channel");
         ChannelOption.MAX_MESSAGES_PER_READ.validate(maxMessagesPerRead);
-        this.maxMessagesPerRead = maxMessagesPerRead;
+        // Plain stores: a volatile store costs a fence, nine of them per config, and an HTTP/2 stream's channel
+        // makes a config per request. Other threads still see these values: a config reaches them through its
+        // channel, and the final field written above makes this constructor end with a release, which orders
+        // these stores before the config's publication.
+        ALLOCATOR.set(this, ByteBufAllocator.DEFAULT);
+        RCVBUF_ALLOCATOR.set(this, AdaptiveRecvByteBufAllocator.DEFAULT);
+        MSG_SIZE_ESTIMATOR.set(this, DefaultMessageSizeEstimator.DEFAULT);
+        WRITE_BUFFER_WATER_MARK.set(this, WriteBufferWaterMark.DEFAULT);
+        CONNECT_TIMEOUT_MILLIS.set(this, DEFAULT_CONNECT_TIMEOUT_MILLIS);
+        WRITE_SPIN_COUNT.set(this, DEFAULT_WRITE_SPIN_COUNT);
+        MAX_MESSAGES_PER_READ.set(this, maxMessagesPerRead);
+        AUTO_READ.set(this, 1);
+        AUTO_CLOSE.set(this, true);
+    }
+
+    private static VarHandle field(String name, Class<?> type) {
+        try {
+            return MethodHandles.lookup().findVarHandle(DefaultChannelConfig.class, name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     @Override
@@ -214,7 +244,7 @@ public class DefaultChannelConfig implements ChannelConfig {
 
     @Override
     public ChannelConfig setAutoRead(boolean autoRead) {
-        boolean wasAutoRead = AUTO_READ.getAndSet(this, autoRead ? 1 : 0) == 1;
+        boolean wasAutoRead = (int) AUTO_READ.getAndSet(this, autoRead ? 1 : 0) == 1;
         if (autoRead && !wasAutoRead) {
             channel.read();
         } else if (!autoRead && wasAutoRead) {

@@ -6,6 +6,8 @@ import io.weir.util.Recycler;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.platform.LoopLogger;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,12 +19,19 @@ import java.util.concurrent.RejectedExecutionException;
 final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     private static final LoopLogger LOGGER = LoopLogger.of(DefaultChannelHandlerContext.class);
 
-    /** Linked, handlerAdded not called yet: events pass the handler by. */
-    static final int ADD_PENDING = 1;
+    /** Linked, handlerAdded not called yet: events pass the handler by. Zero, a new context's state unwritten. */
+    static final int ADD_PENDING = 0;
     /** handlerAdded called (or being called): events reach the handler. */
-    static final int ADD_COMPLETE = 2;
+    static final int ADD_COMPLETE = 1;
     /** Unlinked and handlerRemoved called. */
-    static final int REMOVE_COMPLETE = 3;
+    static final int REMOVE_COMPLETE = 2;
+
+    // Links and state change with release stores: a reader on another thread needs to see a context complete
+    // once it sees it linked, which a release gives; a volatile store's fence would only order later loads, and
+    // a stream's channel builds and tears down a pipeline per request.
+    private static final VarHandle NEXT = field("next", DefaultChannelHandlerContext.class);
+    private static final VarHandle PREV = field("prev", DefaultChannelHandlerContext.class);
+    private static final VarHandle HANDLER_STATE = field("handlerState", int.class);
 
     volatile DefaultChannelHandlerContext next;
     volatile DefaultChannelHandlerContext prev;
@@ -32,16 +41,21 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
     private final ChannelHandler handler;
     private final EventLoop executor;
     final int executionMask;
-    private volatile int handlerState = ADD_PENDING;
+    /** The handler's class, as the pipeline knows it. */
+    final HandlerType type;
+    private volatile int handlerState;
     /** Taken out of the list; guarded by the pipeline's lock. */
     boolean unlinked;
 
-    DefaultChannelHandlerContext(DefaultChannelPipeline pipeline, String name, ChannelHandler handler) {
+    /** @param type {@code HandlerType.of(handler.getClass())} */
+    DefaultChannelHandlerContext(DefaultChannelPipeline pipeline, String name, ChannelHandler handler,
+                                 HandlerType type) {
         this.pipeline = pipeline;
         this.name = name;
         this.handler = handler;
         this.executor = pipeline.channel().eventLoop();
-        this.executionMask = ChannelHandlerMask.mask(handler.getClass());
+        this.type = type;
+        this.executionMask = type.mask;
     }
 
     @Override
@@ -74,12 +88,41 @@ final class DefaultChannelHandlerContext implements ChannelHandlerContext {
         return pipeline;
     }
 
+    private static VarHandle field(String name, Class<?> type) {
+        try {
+            return MethodHandles.lookup().findVarHandle(DefaultChannelHandlerContext.class, name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Sets this context's own links while no other context points to it: plain stores. */
+    void initLinks(DefaultChannelHandlerContext prev, DefaultChannelHandlerContext next) {
+        PREV.set(this, prev);
+        NEXT.set(this, next);
+    }
+
+    /** Links {@code ctx} after this one (publishing it, if new). */
+    void linkNext(DefaultChannelHandlerContext ctx) {
+        NEXT.setRelease(this, ctx);
+    }
+
+    /** Links {@code ctx} before this one (publishing it, if new). */
+    void linkPrev(DefaultChannelHandlerContext ctx) {
+        PREV.setRelease(this, ctx);
+    }
+
+    /** The head and tail, while their pipeline is built: a plain store. */
+    void initAddComplete() {
+        HANDLER_STATE.set(this, ADD_COMPLETE);
+    }
+
     void setAddComplete() {
-        handlerState = ADD_COMPLETE;
+        HANDLER_STATE.setRelease(this, ADD_COMPLETE);
     }
 
     void setRemoved() {
-        handlerState = REMOVE_COMPLETE;
+        HANDLER_STATE.setRelease(this, REMOVE_COMPLETE);
     }
 
     void callHandlerAdded() throws Exception {

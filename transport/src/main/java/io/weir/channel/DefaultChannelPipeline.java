@@ -20,20 +20,9 @@ import java.util.Objects;
  */
 final class DefaultChannelPipeline implements ChannelPipeline {
     private static final LoopLogger LOGGER = LoopLogger.of(DefaultChannelPipeline.class);
-    /** Generated names shared by every pipeline: "SimpleName#0" to "#3" per handler class. */
-    private static final int CACHED_NAMES = 4;
-    private static final ClassValue<String[]> NAMES = new ClassValue<>() {
-        @Override
-        protected String[] computeValue(Class<?> type) {
-            String simple = type.getSimpleName();
-            String base = (simple.isEmpty() ? type.getName() : simple) + '#';
-            String[] names = new String[CACHED_NAMES];
-            for (int i = 0; i < CACHED_NAMES; i++) {
-                names[i] = base + i;
-            }
-            return names;
-        }
-    };
+    // Every pipeline's head and tail: their types are looked up once, not per channel.
+    private static final HandlerType HEAD_TYPE = HandlerType.of(HeadHandler.class);
+    private static final HandlerType TAIL_TYPE = HandlerType.of(TailHandler.class);
 
     private final AbstractChannel channel;
     /** Whether leak records are kept (ADVANCED or above): then messages are touched at every handler. */
@@ -45,12 +34,13 @@ final class DefaultChannelPipeline implements ChannelPipeline {
         this.channel = channel;
         // The head and tail handlers are stateless and shared by every pipeline (two objects fewer per channel,
         // which counts for an HTTP/2 stream's channel); they find their channel through the context.
-        head = new DefaultChannelHandlerContext(this, "head", HeadHandler.INSTANCE);
-        tail = new DefaultChannelHandlerContext(this, "tail", TailHandler.INSTANCE);
-        head.next = tail;
-        tail.prev = head;
-        head.setAddComplete();
-        tail.setAddComplete();
+        head = new DefaultChannelHandlerContext(this, "head", HeadHandler.INSTANCE, HEAD_TYPE);
+        tail = new DefaultChannelHandlerContext(this, "tail", TailHandler.INSTANCE, TAIL_TYPE);
+        // Plain stores: this pipeline reaches other threads through its channel's final field.
+        head.initLinks(null, tail);
+        tail.initLinks(head, null);
+        head.initAddComplete();
+        tail.initAddComplete();
     }
 
     @Override
@@ -69,12 +59,11 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
     // ---------------------------------------------------------------- structure
 
-    private String filterName(String name, ChannelHandler handler) {
+    private String filterName(String name, HandlerType type) {
         if (name == null) {
-            String[] cached = NAMES.get(handler.getClass());
             for (int i = 0;; i++) {
                 // The first few names of a class are shared strings: a generated name costs a connection nothing.
-                String candidate = i < CACHED_NAMES ? cached[i] : cached[0].substring(0, cached[0].length() - 1) + i;
+                String candidate = type.name(i);
                 if (context0(candidate) == null) {
                     return candidate;
                 }
@@ -87,9 +76,10 @@ final class DefaultChannelPipeline implements ChannelPipeline {
     }
 
     private DefaultChannelHandlerContext newContext(String name, ChannelHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        NonSharableHandlers.claim(handler);
-        DefaultChannelHandlerContext ctx = new DefaultChannelHandlerContext(this, filterName(name, handler), handler);
+        HandlerType type = HandlerType.of(Objects.requireNonNull(handler, "handler").getClass());
+        NonSharableHandlers.claim(handler, type);
+        DefaultChannelHandlerContext ctx =
+                new DefaultChannelHandlerContext(this, filterName(name, type), handler, type);
         NonSharableHandlers.claimed(ctx);
         return ctx;
     }
@@ -97,17 +87,16 @@ final class DefaultChannelPipeline implements ChannelPipeline {
     /** Links {@code ctx} between {@code prev} and {@code prev.next}; forward links are published last. */
     private static void linkAfter(DefaultChannelHandlerContext prev, DefaultChannelHandlerContext ctx) {
         DefaultChannelHandlerContext next = prev.next;
-        ctx.prev = prev;
-        ctx.next = next;
-        prev.next = ctx;
-        next.prev = ctx;
+        ctx.initLinks(prev, next);
+        prev.linkNext(ctx);
+        next.linkPrev(ctx);
     }
 
     private static void unlink(DefaultChannelHandlerContext ctx) {
         DefaultChannelHandlerContext prev = ctx.prev;
         DefaultChannelHandlerContext next = ctx.next;
-        prev.next = next;
-        next.prev = prev;
+        prev.linkNext(next);
+        next.linkPrev(prev);
         ctx.unlinked = true;
     }
 
@@ -270,19 +259,19 @@ final class DefaultChannelPipeline implements ChannelPipeline {
             if (old.unlinked) {
                 throw new NoSuchElementException("handler already removed: " + old.name());
             }
-            NonSharableHandlers.claim(newHandler);
-            String name = newName != null && newName.equals(old.name()) ? newName : filterName(newName, newHandler);
-            ctx = new DefaultChannelHandlerContext(this, name, newHandler);
+            HandlerType type = HandlerType.of(newHandler.getClass());
+            NonSharableHandlers.claim(newHandler, type);
+            String name = newName != null && newName.equals(old.name()) ? newName : filterName(newName, type);
+            ctx = new DefaultChannelHandlerContext(this, name, newHandler, type);
             NonSharableHandlers.claimed(ctx);
             DefaultChannelHandlerContext prev = old.prev;
             DefaultChannelHandlerContext next = old.next;
-            ctx.prev = prev;
-            ctx.next = next;
-            prev.next = ctx;
-            next.prev = ctx;
+            ctx.initLinks(prev, next);
+            prev.linkNext(ctx);
+            next.linkPrev(ctx);
             // Events still travelling through the old context continue into its replacement.
-            old.prev = ctx;
-            old.next = ctx;
+            old.linkPrev(ctx);
+            old.linkNext(ctx);
             old.unlinked = true;
         }
         // Added before the old one is removed: its handlerRemoved may already send events to the new one.
@@ -316,7 +305,7 @@ final class DefaultChannelPipeline implements ChannelPipeline {
             } catch (Throwable t2) {
                 LOGGER.log(Level.WARNING, "Failed to remove a handler: " + ctx.name(), t2);
             } finally {
-                NonSharableHandlers.release(ctx.handler());
+                NonSharableHandlers.release(ctx);
             }
             fireExceptionCaught(new ChannelPipelineException(ctx.handler().getClass().getName()
                     + ".handlerAdded() has thrown an exception; " + (removed ? "removed." : "also failed to remove."),
@@ -340,7 +329,7 @@ final class DefaultChannelPipeline implements ChannelPipeline {
             fireExceptionCaught(new ChannelPipelineException(
                     ctx.handler().getClass().getName() + ".handlerRemoved() has thrown an exception.", t));
         } finally {
-            NonSharableHandlers.release(ctx.handler());
+            NonSharableHandlers.release(ctx);
         }
     }
 

@@ -16,38 +16,21 @@ import java.util.concurrent.atomic.AtomicReference;
  * loops may both pass.
  */
 final class NonSharableHandlers {
-    private static final ClassValue<Boolean> SHARABLE = new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-            return type.isAnnotationPresent(ChannelHandler.Sharable.class);
-        }
-    };
-    private static final ClassValue<AtomicReference<WeakReference<DefaultChannelHandlerContext>>> LAST_ADDED =
-            new ClassValue<>() {
-                @Override
-                protected AtomicReference<WeakReference<DefaultChannelHandlerContext>> computeValue(Class<?> type) {
-                    return new AtomicReference<>();
-                }
-            };
 
     private NonSharableHandlers() {
     }
 
-    static boolean isSharable(ChannelHandler handler) {
-        return SHARABLE.get(handler.getClass());
-    }
-
     /**
-     * Checks that {@code handler} may be added to a pipeline.
+     * Checks that {@code handler}, of type {@code type}, may be added to a pipeline.
      *
      * @throws ChannelPipelineException if it is not sharable and is, as its class's last added instance, still in
      *         a pipeline
      */
-    static void claim(ChannelHandler handler) {
-        if (isSharable(handler)) {
+    static void claim(ChannelHandler handler, HandlerType type) {
+        if (type.sharable) {
             return;
         }
-        WeakReference<DefaultChannelHandlerContext> ref = LAST_ADDED.get(handler.getClass()).get();
+        WeakReference<DefaultChannelHandlerContext> ref = type.lastAdded.get();
         DefaultChannelHandlerContext last = ref == null ? null : ref.get();
         if (last != null && last.handler() == handler && !last.isRemoved()) {
             throw new ChannelPipelineException(handler.getClass().getName()
@@ -57,20 +40,22 @@ final class NonSharableHandlers {
 
     /** Records that {@code ctx}'s handler, which passed {@link #claim}, is now in a pipeline. */
     static void claimed(DefaultChannelHandlerContext ctx) {
-        if (!isSharable(ctx.handler())) {
-            LAST_ADDED.get(ctx.handler().getClass()).set(new WeakReference<>(ctx));
+        HandlerType type = ctx.type;
+        if (!type.sharable) {
+            type.lastAdded.set(new WeakReference<>(ctx));
         }
     }
 
-    /** Records that {@code handler} left its pipeline. */
-    static void release(ChannelHandler handler) {
-        if (isSharable(handler)) {
+    /** Records that {@code ctx}'s handler left its pipeline. */
+    static void release(DefaultChannelHandlerContext ctx) {
+        HandlerType type = ctx.type;
+        if (type.sharable) {
             return;
         }
-        AtomicReference<WeakReference<DefaultChannelHandlerContext>> last = LAST_ADDED.get(handler.getClass());
+        AtomicReference<WeakReference<DefaultChannelHandlerContext>> last = type.lastAdded;
         WeakReference<DefaultChannelHandlerContext> ref = last.get();
-        DefaultChannelHandlerContext ctx = ref == null ? null : ref.get();
-        if (ctx != null && ctx.handler() == handler) {
+        DefaultChannelHandlerContext current = ref == null ? null : ref.get();
+        if (current != null && current.handler() == ctx.handler()) {
             last.compareAndSet(ref, null);
         }
     }
