@@ -805,6 +805,19 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
         return false;
     }
 
+    /**
+     * Runs {@code deregistration}, the second half of a close or a deregister (the I/O handle's cancellation,
+     * {@code channelInactive}, {@code channelUnregistered}), after the handler call that asked for it has
+     * returned: deregistering inside it would pull the channel from under the current event. The default queues
+     * it as a task on the event loop. A channel whose events are delivered by code it controls (an HTTP/2
+     * stream's, by its multiplexer) may run it as soon as the current delivery returns instead, while the
+     * channel's objects are still in cache and without a task per close. Event loop only; {@code deregistration}
+     * must run exactly once.
+     */
+    protected void executeDeregistration(Runnable deregistration) {
+        invokeLater(deregistration);
+    }
+
     final void invokeLater(Runnable task) {
         try {
             eventLoop.execute(task);
@@ -1031,7 +1044,7 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
             return;
         }
         // Later: deregistering from inside a handler must not pull the channel from under the current event.
-        invokeLater(() -> {
+        executeDeregistration(() -> {
             try {
                 doDeregister();
             } catch (Throwable t) {

@@ -292,6 +292,50 @@ class Http2MultiplexHandlerTest {
     }
 
     @Test
+    void aChildClosedByItsLastFrameIsDeregisteredAsItsChannelReadReturnsNotAfterTheParentsRead() {
+        List<String> events = new ArrayList<>();
+        ChannelInitializer<Channel> init = eachChild(ch -> ch.pipeline().addLast(new ChannelHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ReferenceCountUtil.release(msg);
+                events.add("read " + ctx.channel().isOpen());
+                ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), true));
+                // The stream ended with that frame and the child is closed, but still registered inside the call.
+                events.add("read returns " + ctx.channel().isOpen() + " " + ctx.channel().isRegistered());
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                events.add("inactive");
+            }
+
+            @Override
+            public void channelUnregistered(ChannelHandlerContext ctx) {
+                events.add("unregistered");
+            }
+
+            @Override
+            public void handlerRemoved(ChannelHandlerContext ctx) {
+                events.add("removed");
+            }
+        }));
+        ChannelHandler parentReadComplete = new ChannelHandler() {
+            @Override
+            public void channelReadComplete(ChannelHandlerContext ctx) {
+                events.add("parent read complete");
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new Http2MultiplexHandler(init),
+                parentReadComplete).handshake()) {
+            events.clear();
+            c.headers(1, get("/"), true);
+            assertThat(find(c.read(), HEADERS)).isNotNull();
+            assertThat(events).containsExactly("read true", "read returns false true", "inactive", "unregistered",
+                    "removed", "parent read complete");
+        }
+    }
+
+    @Test
     void aChildsWriteIsHandedToTheConnectionAtOnceAndFailsOnceTheStreamEnded() {
         List<ChannelFuture> writes = new ArrayList<>();
         ChannelInitializer<Channel> init = eachChild(ch -> {
