@@ -62,7 +62,20 @@ public class DefaultChannelConfig implements ChannelConfig {
      * @throws IllegalArgumentException if {@code maxMessagesPerRead} is not positive
      */
     public DefaultChannelConfig(Channel channel, int maxMessagesPerRead) {
+        this(channel, maxMessagesPerRead, DefaultMessageSizeEstimator.DEFAULT);
+    }
+
+    /**
+     * As {@link #DefaultChannelConfig(Channel, int)}, with {@code estimator} as the initial
+     * {@link ChannelOption#MESSAGE_SIZE_ESTIMATOR}: for channels whose messages have a size of their own kind
+     * (an HTTP/2 stream's frames count their flow-controlled bytes), without a volatile store to change it.
+     *
+     * @throws IllegalArgumentException if {@code maxMessagesPerRead} is not positive
+     * @throws NullPointerException if {@code channel} or {@code estimator} is null
+     */
+    public DefaultChannelConfig(Channel channel, int maxMessagesPerRead, MessageSizeEstimator estimator) {
         this.channel = Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(estimator, "estimator");
         ChannelOption.MAX_MESSAGES_PER_READ.validate(maxMessagesPerRead);
         // Plain stores: a volatile store costs a fence, nine of them per config, and an HTTP/2 stream's channel
         // makes a config per request. Other threads still see these values: a config reaches them through its
@@ -70,7 +83,7 @@ public class DefaultChannelConfig implements ChannelConfig {
         // these stores before the config's publication.
         ALLOCATOR.set(this, ByteBufAllocator.DEFAULT);
         RCVBUF_ALLOCATOR.set(this, AdaptiveRecvByteBufAllocator.DEFAULT);
-        MSG_SIZE_ESTIMATOR.set(this, DefaultMessageSizeEstimator.DEFAULT);
+        MSG_SIZE_ESTIMATOR.set(this, estimator);
         WRITE_BUFFER_WATER_MARK.set(this, WriteBufferWaterMark.DEFAULT);
         CONNECT_TIMEOUT_MILLIS.set(this, DEFAULT_CONNECT_TIMEOUT_MILLIS);
         WRITE_SPIN_COUNT.set(this, DEFAULT_WRITE_SPIN_COUNT);

@@ -6,6 +6,7 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelId;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelConfig;
+import io.weir.channel.MessageSizeEstimator;
 import io.weir.util.ReferenceCountUtil;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
@@ -48,6 +49,13 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
     private static final int IN_DELIVERY = 1 << 9;
     /** Messages delivered per read when auto-read is off. */
     private static final int MAX_MESSAGES_PER_READ = 16;
+    /**
+     * A stream channel's default {@link io.weir.channel.ChannelOption#MESSAGE_SIZE_ESTIMATOR}: a DATA frame counts
+     * its flow-controlled octets against the water marks, every other frame nothing (a head or a reset costs the
+     * peer no window, and counting it would cost an atomic update per response).
+     */
+    static final MessageSizeEstimator FRAME_SIZE_ESTIMATOR = () -> msg ->
+            msg instanceof Http2DataFrame data ? data.flowControlledBytes() : 0;
 
     /** The multiplexer's context in the connection's pipeline; its handler is the multiplexer. */
     private final ChannelHandlerContext parentCtx;
@@ -80,7 +88,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         this.parentCtx = parentCtx;
         this.sequence = sequence;
         this.stream = stream;
-        this.config = new DefaultChannelConfig(this) {
+        this.config = new DefaultChannelConfig(this, DefaultChannelConfig.DEFAULT_MAX_MESSAGES_PER_READ,
+                FRAME_SIZE_ESTIMATOR) {
             @Override
             protected void autoReadCleared() {
                 // A handler paused reading (an unwritable stream, say): no further frame is delivered, not even

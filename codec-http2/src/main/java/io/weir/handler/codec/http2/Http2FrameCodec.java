@@ -314,7 +314,6 @@ public final class Http2FrameCodec implements ChannelHandler {
             in.release();
             return;
         }
-        connection.bytesReceived();
         ByteBuf buf;
         ByteBuf kept = cumulation;
         if (kept == null) {
@@ -330,6 +329,8 @@ public final class Http2FrameCodec implements ChannelHandler {
                 return;
             }
         }
+        // Right before the frames are read: they run with this read's time as their clock (see Http2Connection).
+        connection.bytesReceived();
         decode(buf, buf != in);
     }
 

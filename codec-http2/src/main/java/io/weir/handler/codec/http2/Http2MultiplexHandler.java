@@ -17,7 +17,10 @@ import java.util.Objects;
  * {@link Http2StreamChannelBootstrap}.
  *
  * <p>Children live on the parent's event loop. A child's writability follows its stream's send window, the
- * parent's writability and the connection's output bound ({@link Http2FrameCodecBuilder#maxQueuedOutboundBytes}); received DATA goes back to the peer's windows as the child reads it. A child closed
+ * parent's writability and the connection's output bound ({@link Http2FrameCodecBuilder#maxQueuedOutboundBytes}),
+ * and its own water marks, against which the DATA it wrote and has not flushed counts (its flow-controlled octets;
+ * other frames count nothing, as with Netty's stream channels); received DATA goes back to the peer's windows as
+ * the child reads it. A child closed
  * before its stream ended resets the stream with CANCEL (counted, like every reset the server sends, by the
  * codec's reset limit). All children close when the connection does.
  *
@@ -83,12 +86,16 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
             // Named null: the varargs addLast would build an array per stream.
             child.pipeline().addLast(null, handler);
         }
-        child.setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, codec.isConnectionWritable());
+        // A new channel is writable: only an unwritable start is set.
+        if (!codec.isConnectionWritable()) {
+            child.setUserDefinedWritability(DefaultHttp2StreamChannel.PARENT_BIT, false);
+        }
         // A stream that starts without send window (the peer's SETTINGS_INITIAL_WINDOW_SIZE is 0) is unwritable
         // from its first moment; later changes come as events, this first state would not.
         DefaultHttp2FrameStream stream = child.stream;
-        child.setUserDefinedWritability(DefaultHttp2StreamChannel.STREAM_WINDOW_BIT,
-                stream.remoteWindow == null || stream.writable);
+        if (stream.remoteWindow != null && !stream.writable) {
+            child.setUserDefinedWritability(DefaultHttp2StreamChannel.STREAM_WINDOW_BIT, false);
+        }
         child.register(child.voidPromise());
     }
 

@@ -268,6 +268,7 @@ class Http2MultiplexHandlerTest {
     @Test
     void aChildsUnflushedWritesCountAgainstItsWaterMarksUntilItFlushes() {
         List<Boolean> writable = new ArrayList<>();
+        List<Long> before = new ArrayList<>();
         ChannelInitializer<Channel> init = eachChild(ch -> {
             ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
             ch.pipeline().addLast(new ChannelHandler() {
@@ -276,6 +277,10 @@ class Http2MultiplexHandlerTest {
                     ReferenceCountUtil.release(msg);
                     ctx.write(new Http2HeadersFrame(new Http2Headers().status("200"), false));
                     writable.add(ctx.channel().isWritable());
+                    // A head costs the peer no window and counts nothing; DATA counts its octets.
+                    before.add(ctx.channel().bytesBeforeUnwritable());
+                    ctx.write(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[4]), false));
+                    before.add(ctx.channel().bytesBeforeUnwritable());
                     ctx.write(new Http2DataFrame(Unpooled.wrappedBuffer(new byte[32]), false));
                     writable.add(ctx.channel().isWritable());
                     ctx.flush();
@@ -288,6 +293,8 @@ class Http2MultiplexHandlerTest {
             c.headers(1, get("/"), true);
             assertThat(find(c.read(), DATA)).isNotNull();
             assertThat(writable).containsExactly(true, false, true);
+            // Unwritable above the high water mark of 16: 17 octets to go after the head, 13 after 4 of DATA.
+            assertThat(before).containsExactly(17L, 13L);
         }
     }
 
