@@ -360,7 +360,10 @@ public final class HttpServerCodec implements ChannelHandler {
             discardWhileLingering(msg);
             return;
         }
-        if (clock != null && msg instanceof ByteBuf buf && buf.isReadable()) {
+        boolean readClock = clock != null && msg instanceof ByteBuf buf && buf.isReadable();
+        if (readClock) {
+            // Until readEnded below, the clocks take this read's time for now (one clock read per read).
+            clock.readStarted();
             clock.bytesArrived();
         }
         try {
@@ -368,11 +371,17 @@ public final class HttpServerCodec implements ChannelHandler {
             decoder.channelRead(ctx, msg);
         } finally {
             decodingRead = false;
-            passOnResponseBatch(ctx);
-            if (clock != null && decoder.inputMayFollow()) {
-                // Part of the next request came in the same read as the end of the last one: its head clock starts
-                // now (or once the responses owed are written), not at its next read.
-                clock.bytesArrived();
+            try {
+                passOnResponseBatch(ctx);
+                if (clock != null && decoder.inputMayFollow()) {
+                    // Part of the next request came in the same read as the end of the last one: its head clock
+                    // starts now (or once the responses owed are written), not at its next read.
+                    clock.bytesArrived();
+                }
+            } finally {
+                if (readClock) {
+                    clock.readEnded();
+                }
             }
             if (methods.size() >= maxPendingRequests) {
                 // The application is not keeping up with a pipelining client: stop taking more of its input.

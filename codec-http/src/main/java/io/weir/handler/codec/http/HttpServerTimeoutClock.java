@@ -70,6 +70,9 @@ final class HttpServerTimeoutClock {
 
     private long headStartNanos;
     private long idleStartNanos;
+    /** The time of the socket read being handled, while {@link #readClock} (see {@link #readStarted()}). */
+    private long readNanos;
+    private boolean readClock;
     private long bodyStartNanos;
     private boolean rateWindowOpen;
     private long windowStartNanos;
@@ -161,13 +164,36 @@ final class HttpServerTimeoutClock {
 
     // ---------------------------------------------------------------- events
 
+    /**
+     * A read of the socket begins; until {@link #readEnded()}, its time is the clocks' now. The events of one read
+     * (a request's first bytes, its head, the response written in answer) happen within microseconds of each
+     * other, far inside any timeout's precision, and a clock read costs 20 ns and more on some machines: this
+     * leaves one per read instead of three per request. Only for a caller that always calls
+     * {@link #readEnded()} after it.
+     */
+    void readStarted() {
+        if (ticker != null) {
+            readNanos = ticker.nanoTime();
+            readClock = true;
+        }
+    }
+
+    /** The read begun by {@link #readStarted()} was handled: the clocks read the ticker again. */
+    void readEnded() {
+        readClock = false;
+    }
+
+    private long now() {
+        return readClock ? readNanos : ticker.nanoTime();
+    }
+
     /** Bytes of the connection arrived (before decoding). */
     void bytesArrived() {
         if (phase == AWAITING_REQUEST) {
             phase = IN_HEAD;
             if (exchange.requestsReceived() != 0) {
                 // Later requests: the head clock starts at their first byte (the first one's at connection start).
-                headStartNanos = ticker.nanoTime();
+                headStartNanos = now();
             }
         }
     }
@@ -176,7 +202,7 @@ final class HttpServerTimeoutClock {
     void requestReceived() {
         if (isRunning()) {
             phase = IN_BODY;
-            bodyStartNanos = ticker.nanoTime();
+            bodyStartNanos = now();
             rateWindowOpen = false;
             windowBytes = 0;
         }
@@ -197,7 +223,7 @@ final class HttpServerTimeoutClock {
         if (isRunning() && exchange.requestsReceived() <= exchange.responsesWritten()) {
             // Nothing owed any more: the client's clocks start now, unless output is still queued when the timer
             // runs (see onTick).
-            long now = ticker.nanoTime();
+            long now = now();
             idleStartNanos = now;
             headStartNanos = now;
         }

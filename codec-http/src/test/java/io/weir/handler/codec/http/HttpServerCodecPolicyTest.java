@@ -61,12 +61,9 @@ class HttpServerCodecPolicyTest extends HttpServerTimeoutScenarios {
 
     // ---------------------------------------------------------------- timeouts
 
-    @Test
-    void slowApplicationIsNotCutByTheClientsClocks() {
-        // The codec's own count says a response is owed: neither the head nor the idle clock runs meanwhile, even
-        // with a pipelined request's head half sent behind it.
-        List<ChannelHandlerContext> held = new ArrayList<>();
-        EmbeddedChannel ch = server(POLICY, new ChannelHandler() {
+    /** An application that answers nothing itself: it keeps the context of each complete request in {@code held}. */
+    private static ChannelHandler holding(List<ChannelHandlerContext> held) {
+        return new ChannelHandler() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
                 if (msg instanceof LastHttpContent) {
@@ -74,18 +71,46 @@ class HttpServerCodecPolicyTest extends HttpServerTimeoutScenarios {
                 }
                 ReferenceCountUtil.release(msg);
             }
-        });
-        send(ch, HEAD + "GET /next HTTP/1.1\r\n");
-        advance(ch, 3600);
-        assertThat(ch.isOpen()).as("the wait is the server's").isTrue();
+        };
+    }
+
+    private static FullHttpResponse emptyOk() {
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                 Unpooled.EMPTY_BUFFER);
         HttpUtil.setContentLength(res, 0);
-        held.get(0).writeAndFlush(res);
+        return res;
+    }
+
+    @Test
+    void slowApplicationIsNotCutByTheClientsClocks() {
+        // The codec's own count says a response is owed: neither the head nor the idle clock runs meanwhile, even
+        // with a pipelined request's head half sent behind it.
+        List<ChannelHandlerContext> held = new ArrayList<>();
+        EmbeddedChannel ch = server(POLICY, holding(held));
+        send(ch, HEAD + "GET /next HTTP/1.1\r\n");
+        advance(ch, 3600);
+        assertThat(ch.isOpen()).as("the wait is the server's").isTrue();
+        held.get(0).writeAndFlush(emptyOk());
         assertThat(outbound(ch)).startsWith(OK);
         advance(ch, 10);
         assertThat(outbound(ch)).as("once answered, the half-sent head has its 10 s")
                 .startsWith("HTTP/1.1 408 Request Timeout");
+        assertThat(ch.isOpen()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aResponseWrittenAfterItsReadStartsTheIdleClockWhenWrittenNotWhenRead() {
+        // Within a read the clocks take the read's time; a response written later must not inherit it.
+        List<ChannelHandlerContext> held = new ArrayList<>();
+        EmbeddedChannel ch = server(POLICY, holding(held));
+        send(ch, HEAD);
+        advance(ch, 3600);
+        held.get(0).writeAndFlush(emptyOk());
+        assertThat(outbound(ch)).startsWith(OK);
+        advance(ch, 59);
+        assertThat(ch.isOpen()).as("59 s of its 60 s idle").isTrue();
+        advance(ch, 2);
         assertThat(ch.isOpen()).isFalse();
         ch.finishAndReleaseAll();
     }
