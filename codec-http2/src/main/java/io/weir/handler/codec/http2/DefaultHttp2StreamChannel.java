@@ -367,7 +367,8 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
      */
     @Override
     protected void doWriteThrough(Object msg, ChannelPromise promise) {
-        Http2StreamFrame frame = (Http2StreamFrame) msg;
+        // filterOutboundMessage let only stream frames through.
+        Http2StreamFrame frame = asStreamFrame(msg);
         Http2StreamFrame bound = frame.stream() == stream ? frame : frame.withStream(stream);
         set(WRITING);
         try {
@@ -453,9 +454,25 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
         multiplexer().frameWriteFailed(cause);
     }
 
+    /**
+     * {@code msg} as a stream frame, or null. DATA and HEADERS are recognised by their classes before the interface
+     * is asked: on JDK 17 to 22 a check against an interface rewrites the class's one-entry type-check cache
+     * (JDK-8180450), and a DATA frame is also checked against {@code ReferenceCounted} when it is released, so each
+     * frame would pay a scan of its interfaces twice.
+     */
+    static Http2StreamFrame asStreamFrame(Object msg) {
+        if (msg instanceof Http2DataFrame data) {
+            return data;
+        }
+        if (msg instanceof Http2HeadersFrame headers) {
+            return headers;
+        }
+        return msg instanceof Http2StreamFrame frame ? frame : null;
+    }
+
     @Override
     protected Object filterOutboundMessage(Object msg) {
-        if (msg instanceof Http2StreamFrame) {
+        if (asStreamFrame(msg) != null) {
             return msg;
         }
         throw new IllegalArgumentException("a stream channel writes Http2StreamFrame, not "

@@ -101,7 +101,8 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Http2StreamFrame frame)) {
+        Http2StreamFrame frame = DefaultHttp2StreamChannel.asStreamFrame(msg);
+        if (frame == null) {
             ctx.fireChannelRead(msg);
             return;
         }
