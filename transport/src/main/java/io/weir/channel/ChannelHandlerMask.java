@@ -67,12 +67,7 @@ final class ChannelHandlerMask {
     private ChannelHandlerMask() {
     }
 
-    /** The mask of {@code handlerType}, computed once per class (kept by its {@link HandlerType}). */
-    static int mask(Class<? extends ChannelHandler> handlerType) {
-        return HandlerType.of(handlerType).mask;
-    }
-
-    /** Works out the mask of {@code type} by reflection; see {@link #mask}. */
+    /** Works out the mask of {@code type} by reflection, once per class: {@link HandlerType} keeps it. */
     static int compute(Class<?> type) {
         int mask = 0;
         for (int bit = 0; bit < METHODS.length; bit++) {

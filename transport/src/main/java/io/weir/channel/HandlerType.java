@@ -25,7 +25,7 @@ final class HandlerType {
     final int mask;
     final boolean sharable;
     /** The first {@link #CACHED_NAMES} generated names of the class's instances. */
-    final String[] names;
+    private final String[] names;
     /** The context of the last added instance, for a class that is not sharable; null for a sharable one. */
     final AtomicReference<WeakReference<DefaultChannelHandlerContext>> lastAdded;
 

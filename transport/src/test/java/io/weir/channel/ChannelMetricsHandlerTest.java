@@ -39,7 +39,7 @@ class ChannelMetricsHandlerTest {
     @Test
     void readsWritesAndFlushesPassItBy() {
         // It handles no message, so the pipeline skips it: metrics cost nothing per request.
-        int mask = ChannelHandlerMask.mask(ChannelMetricsHandler.class);
+        int mask = HandlerType.of(ChannelMetricsHandler.class).mask;
         assertThat(mask & (ChannelHandlerMask.MASK_CHANNEL_READ | ChannelHandlerMask.MASK_CHANNEL_READ_COMPLETE
                 | ChannelHandlerMask.MASK_WRITE | ChannelHandlerMask.MASK_FLUSH)).isZero();
         assertThat(mask & ChannelHandlerMask.MASK_CHANNEL_INACTIVE).as("but the close").isNotZero();

@@ -225,11 +225,11 @@ class ChannelPipelineTest {
 
     @Test
     void maskReflectsOverriddenMethodsAndIsComputedOncePerClass() {
-        int mask = ChannelHandlerMask.mask(ReadOnlyHandler.class);
+        int mask = HandlerType.of(ReadOnlyHandler.class).mask;
         assertThat(mask & ChannelHandlerMask.MASK_CHANNEL_READ).isNotZero();
         assertThat(mask & ~ChannelHandlerMask.MASK_CHANNEL_READ).isZero();
         assertThat(HandlerType.of(ReadOnlyHandler.class)).isSameAs(HandlerType.of(ReadOnlyHandler.class));
-        assertThat(ChannelHandlerMask.mask(Named.class)).isZero();
+        assertThat(HandlerType.of(Named.class).mask).isZero();
     }
 
     private static final class SkippingHandler implements ChannelHandler {
@@ -250,7 +250,7 @@ class ChannelPipelineTest {
         ch.writeOutbound("x");
         assertThat(h.writes).isZero();
         assertThat((String) ch.readOutbound()).isEqualTo("x");
-        assertThat(ChannelHandlerMask.mask(SkippingHandler.class) & ChannelHandlerMask.MASK_WRITE).isZero();
+        assertThat(HandlerType.of(SkippingHandler.class).mask & ChannelHandlerMask.MASK_WRITE).isZero();
         ch.finish();
     }
 
