@@ -135,14 +135,7 @@ public final class Http2Headers {
         if (validate) {
             validate(name, value);
         }
-        int i = indexOf(name, 0, size);
-        if (i < 0) {
-            insert(name, value);
-            return this;
-        }
-        values[i] = value;
-        removeFrom(name, i + 1);
-        return this;
+        return replace(name, value, size);
     }
 
     /** The value of the first field named {@code name}, or {@code null}. */
@@ -200,7 +193,7 @@ public final class Http2Headers {
 
     /** Sets {@code :method}; returns this. */
     public Http2Headers method(CharSequence value) {
-        return set(METHOD, value);
+        return setPseudo(METHOD, value);
     }
 
     /** {@code :scheme}, or {@code null}. */
@@ -210,7 +203,7 @@ public final class Http2Headers {
 
     /** Sets {@code :scheme}; returns this. */
     public Http2Headers scheme(CharSequence value) {
-        return set(SCHEME, value);
+        return setPseudo(SCHEME, value);
     }
 
     /** {@code :authority}, or {@code null}. */
@@ -220,7 +213,7 @@ public final class Http2Headers {
 
     /** Sets {@code :authority}; returns this. */
     public Http2Headers authority(CharSequence value) {
-        return set(AUTHORITY, value);
+        return setPseudo(AUTHORITY, value);
     }
 
     /** {@code :path}, or {@code null}. */
@@ -230,7 +223,7 @@ public final class Http2Headers {
 
     /** Sets {@code :path}; returns this. */
     public Http2Headers path(CharSequence value) {
-        return set(PATH, value);
+        return setPseudo(PATH, value);
     }
 
     /** {@code :status}, or {@code null}. */
@@ -240,7 +233,7 @@ public final class Http2Headers {
 
     /** Sets {@code :status}; returns this. */
     public Http2Headers status(CharSequence value) {
-        return set(STATUS, value);
+        return setPseudo(STATUS, value);
     }
 
     /** {@code :protocol} (extended CONNECT, RFC 8441), or {@code null}. */
@@ -250,11 +243,17 @@ public final class Http2Headers {
 
     /** Sets {@code :protocol}; returns this. */
     public Http2Headers protocol(CharSequence value) {
-        return set(PROTOCOL, value);
+        return setPseudo(PROTOCOL, value);
     }
 
     /** True when {@code name} is one of the six pseudo-header names this class knows. */
     public static boolean isPseudoHeader(CharSequence name) {
+        // This class's own constants (what the setters and the HPACK decoder pass) are found without a comparison.
+        for (CharSequence p : PSEUDO_HEADERS) {
+            if (p == name) {
+                return true;
+            }
+        }
         if (name.length() == 0 || name.charAt(0) != ':') {
             return false;
         }
@@ -295,7 +294,8 @@ public final class Http2Headers {
     }
 
     private static boolean nameEquals(CharSequence a, CharSequence b) {
-        return a.length() == b.length() && AsciiString.contentEquals(a, b);
+        // Identity first: decoded pseudo-headers are this class's own constants (HpackStaticTable).
+        return a == b || a.length() == b.length() && AsciiString.contentEquals(a, b);
     }
 
     private void insert(CharSequence name, CharSequence value) {
@@ -339,6 +339,33 @@ public final class Http2Headers {
         return removed;
     }
 
+    /**
+     * Sets pseudo-header {@code name}, one of this class's constants: only the value needs checking, and the field
+     * can only be among the first {@code pseudoCount}.
+     */
+    private Http2Headers setPseudo(AsciiString name, CharSequence value) {
+        Objects.requireNonNull(value, "value");
+        if (validate) {
+            validateValue(name, value);
+        }
+        return replace(name, value, pseudoCount);
+    }
+
+    /**
+     * Gives the first field named {@code name}, looked for among the first {@code searched}, the value {@code value}
+     * and removes the others; adds the field if there is none.
+     */
+    private Http2Headers replace(CharSequence name, CharSequence value, int searched) {
+        int i = indexOf(name, 0, searched);
+        if (i < 0) {
+            insert(name, value);
+            return this;
+        }
+        values[i] = value;
+        removeFrom(name, i + 1);
+        return this;
+    }
+
     private static void validate(CharSequence name, CharSequence value) {
         int length = name.length();
         if (length == 0) {
@@ -357,6 +384,10 @@ public final class Http2Headers {
                 }
             }
         }
+        validateValue(name, value);
+    }
+
+    private static void validateValue(CharSequence name, CharSequence value) {
         int vlength = value.length();
         for (int i = 0; i < vlength; i++) {
             char c = value.charAt(i);

@@ -74,7 +74,27 @@ class Http2HeadersTest {
     }
 
     @Test
+    void pseudoHeaderSettersStillCheckTheirValuesAndReplaceEarlierOnes() {
+        Http2Headers h = new Http2Headers();
+        assertThatThrownBy(() -> h.status("20\r\n0")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(":status");
+        assertThatThrownBy(() -> h.path("/a\0")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> h.authority(null)).isInstanceOf(NullPointerException.class);
+        assertThat(h.isEmpty()).isTrue();
+        h.add("accept", "*/*").path("/a").method("GET").path("/b").add(":path", "/c").path("/d");
+        assertThat(h.pseudoHeaderCount()).isEqualTo(2);
+        assertThat(h.getAll(":path")).extracting(CharSequence::toString).containsExactly("/d");
+        assertThat(h.name(0)).isSameAs(Http2Headers.PATH);
+        assertThat(h.name(2)).hasToString("accept");
+        // A lenient instance takes any value, as its add and set do.
+        assertThat(new Http2Headers(4, false).status("2\r0").status()).hasToString("2\r0");
+    }
+
+    @Test
     void knowsTheDefinedPseudoHeaders() {
+        assertThat(Http2Headers.isPseudoHeader(Http2Headers.STATUS)).isTrue();
+        assertThat(Http2Headers.isPseudoHeader(new StringBuilder(":method"))).isTrue();
+        assertThat(Http2Headers.isPseudoHeader("")).isFalse();
         assertThat(Http2Headers.isPseudoHeader(":protocol")).isTrue();
         assertThat(Http2Headers.isPseudoHeader(":foo")).isFalse();
         assertThat(Http2Headers.isPseudoHeader("path")).isFalse();

@@ -1,5 +1,6 @@
 package io.weir.handler.codec.http2.internal.hpack;
 
+import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.util.AsciiString;
 
 /**
@@ -94,7 +95,7 @@ final class HpackStaticTable {
     static {
         for (int i = 1; i <= LENGTH; i++) {
             NAMES[i] = i > 1 && ENTRIES[i - 1][0].equals(ENTRIES[i - 2][0]) ? NAMES[i - 1]
-                    : AsciiString.cached(ENTRIES[i - 1][0]);
+                    : name(ENTRIES[i - 1][0]);
             VALUES[i] = AsciiString.cached(ENTRIES[i - 1][1]);
             NAME_HASHES[i] = NAMES[i].hashCode();
             if (NAMES[i] != NAMES[i - 1]) {
@@ -178,5 +179,19 @@ final class HpackStaticTable {
 
     private static int bucket(int hash) {
         return (hash ^ (hash >>> 16) ^ (hash >>> 7)) & BUCKET_MASK;
+    }
+
+    /**
+     * The name of a static entry; a pseudo-header's is {@link Http2Headers}'s own constant, so that a decoded
+     * request's {@code headers.method()} and the like find it by identity rather than by comparing bytes.
+     */
+    private static AsciiString name(String name) {
+        for (AsciiString pseudo : new AsciiString[] {Http2Headers.METHOD, Http2Headers.SCHEME, Http2Headers.AUTHORITY,
+                Http2Headers.PATH, Http2Headers.STATUS, Http2Headers.PROTOCOL}) {
+            if (pseudo.contentEquals(name)) {
+                return pseudo;
+            }
+        }
+        return AsciiString.cached(name);
     }
 }

@@ -68,6 +68,19 @@ class HpackDecoderTest {
     }
 
     @Test
+    void decodedPseudoHeadersAreTheHeadersClassesOwnNames() throws Exception {
+        // :method GET, :scheme http, :path / (indexed); :authority example.com (literal, name indexed 1).
+        Http2Headers headers = decode(new HpackDecoder(true), REQUEST + "41" + string("example.com"));
+        assertThat(headers.name(0)).isSameAs(Http2Headers.METHOD);
+        assertThat(headers.name(1)).isSameAs(Http2Headers.SCHEME);
+        assertThat(headers.name(2)).isSameAs(Http2Headers.PATH);
+        assertThat(headers.name(3)).isSameAs(Http2Headers.AUTHORITY);
+        assertThat(headers.authority()).hasToString("example.com");
+        // A response's :status from the static table too.
+        assertThat(decode(new HpackDecoder(false), "88").name(0)).isSameAs(Http2Headers.STATUS);
+    }
+
+    @Test
     void hpackBombIsRejected() {
         // One 4,000-byte field enters the table, then a 1,000-byte block references it 1,000 times: 4 MB of
         // headers. The decoder must stop at the connection-error limit (16 KiB) without building them.
