@@ -248,17 +248,12 @@ public final class Http2Headers {
 
     /** True when {@code name} is one of the six pseudo-header names this class knows. */
     public static boolean isPseudoHeader(CharSequence name) {
-        // This class's own constants (what the setters and the HPACK decoder pass) are found without a comparison.
-        for (CharSequence p : PSEUDO_HEADERS) {
-            if (p == name) {
-                return true;
-            }
-        }
         if (name.length() == 0 || name.charAt(0) != ':') {
             return false;
         }
         for (CharSequence p : PSEUDO_HEADERS) {
-            if (AsciiString.contentEquals(p, name)) {
+            // This class's own constants (what the HPACK decoder names decoded fields with) match by identity.
+            if (p == name || AsciiString.contentEquals(p, name)) {
                 return true;
             }
         }

@@ -186,12 +186,13 @@ final class HpackStaticTable {
      * request's {@code headers.method()} and the like find it by identity rather than by comparing bytes.
      */
     private static AsciiString name(String name) {
-        for (AsciiString pseudo : new AsciiString[] {Http2Headers.METHOD, Http2Headers.SCHEME, Http2Headers.AUTHORITY,
-                Http2Headers.PATH, Http2Headers.STATUS, Http2Headers.PROTOCOL}) {
-            if (pseudo.contentEquals(name)) {
-                return pseudo;
-            }
-        }
-        return AsciiString.cached(name);
+        return switch (name) {
+            case ":method" -> Http2Headers.METHOD;
+            case ":scheme" -> Http2Headers.SCHEME;
+            case ":authority" -> Http2Headers.AUTHORITY;
+            case ":path" -> Http2Headers.PATH;
+            case ":status" -> Http2Headers.STATUS;
+            default -> AsciiString.cached(name);
+        };
     }
 }
