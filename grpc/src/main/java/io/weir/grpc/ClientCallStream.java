@@ -28,6 +28,7 @@ import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -175,8 +176,23 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         Runnable task = () -> startOnLoop(h, nanos, startFailure);
         if (loop.inEventLoop()) {
             task.run();
-        } else {
+        } else if (!onLoop(task)) {
+            // The channel's own event loop ended with it: the call ends here, its listener told on this thread
+            // (or its executor).
+            finish(Status.UNAVAILABLE.withDescription("the channel is shut down"));
+        }
+    }
+
+    /**
+     * Runs {@code task} on the call's event loop; false if the loop refused it, being shut down (the channel's own
+     * loop, once the channel terminated): then the call has ended already, or never started.
+     */
+    private boolean onLoop(Runnable task) {
+        try {
             loop.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
         }
     }
 
@@ -201,7 +217,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         if (loop.inEventLoop()) {
             finish(status);
         } else {
-            loop.execute(() -> finish(status));
+            onLoop(() -> finish(status));
         }
     }
 
@@ -214,7 +230,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         if (loop.inEventLoop()) {
             halfCloseOnLoop();
         } else {
-            loop.execute(this::halfCloseOnLoop);
+            onLoop(this::halfCloseOnLoop);
         }
     }
 
@@ -239,10 +255,13 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         } else {
             int size = framed.readableBytes();
             bytesInFlight.addAndGet(size);
-            loop.execute(() -> {
+            if (!onLoop(() -> {
                 send(framed);
                 bytesInFlight.addAndGet(-size);
-            });
+            })) {
+                framed.release();
+                bytesInFlight.addAndGet(-size);
+            }
         }
     }
 
@@ -267,7 +286,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         Status status = cause instanceof java.util.concurrent.TimeoutException
                 ? Status.DEADLINE_EXCEEDED.withDescription("the caller's context deadline passed")
                 : Status.CANCELLED.withDescription("the caller's context was cancelled").withCause(cause);
-        loop.execute(() -> finish(status));
+        onLoop(() -> finish(status));
     }
 
     // ================================================================ the stream (event loop)
@@ -751,7 +770,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     private void fail(Status status) {
         if (failure == null) {
             failure = status;
-            loop.execute(() -> finish(status));
+            onLoop(() -> finish(status));
         }
     }
 }

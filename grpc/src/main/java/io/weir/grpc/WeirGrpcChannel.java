@@ -30,10 +30,14 @@ import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -100,7 +104,8 @@ public final class WeirGrpcChannel extends ManagedChannel {
 
     // ---- event loop only
     private Connection connection;
-    private int liveConnections;
+    /** Every connection not yet gone: the current one and those draining after a GOAWAY. */
+    private final Set<Connection> liveConnections = new HashSet<>();
     private volatile boolean shutdown;
 
     private WeirGrpcChannel(Builder b) {
@@ -197,7 +202,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
     private Connection connect() {
         Connection c = new Connection();
         connection = c;
-        liveConnections++;
+        liveConnections.add(c);
         new Bootstrap().group(loop).channel(channelType)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, DEFAULT_CONNECT_TIMEOUT_MILLIS)
@@ -230,12 +235,12 @@ public final class WeirGrpcChannel extends ManagedChannel {
         if (connection == c) {
             connection = null;
         }
-        liveConnections--;
+        liveConnections.remove(c);
         maybeTerminated();
     }
 
     private void maybeTerminated() {
-        if (shutdown && liveConnections == 0 && terminated.getCount() > 0) {
+        if (shutdown && liveConnections.isEmpty() && terminated.getCount() > 0) {
             terminated.countDown();
             if (ownGroup != null) {
                 ownGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -246,7 +251,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
     @Override
     public ManagedChannel shutdown() {
         shutdown = true;
-        loop.execute(() -> {
+        onLoop(() -> {
             Connection c = connection;
             if (c != null) {
                 connection = null;
@@ -259,21 +264,35 @@ public final class WeirGrpcChannel extends ManagedChannel {
         return this;
     }
 
+    /**
+     * Shuts down at once: the calls waiting for a stream and those in flight, on every connection (draining ones
+     * too), end {@code UNAVAILABLE}, and the connections close without waiting for their streams.
+     */
     @Override
     public ManagedChannel shutdownNow() {
         shutdown = true;
-        loop.execute(() -> {
-            Connection c = connection;
+        onLoop(() -> {
             connection = null;
-            if (c != null) {
-                c.failWaiting(Status.UNAVAILABLE.withDescription("the channel is shut down"));
-                if (c.channel != null) {
-                    c.channel.close();
-                }
+            Status why = Status.UNAVAILABLE.withDescription("the channel was shut down now");
+            for (Connection c : new ArrayList<>(liveConnections)) {
+                c.closeNow(why);
             }
             maybeTerminated();
         });
         return this;
+    }
+
+    /**
+     * Runs a shutdown step on the loop. A loop that refuses it has ended (the channel's own, after the channel
+     * terminated; or the caller's group, shut down first, which closed the connections): nothing is left to wait
+     * for.
+     */
+    private void onLoop(Runnable task) {
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException e) {
+            terminated.countDown();
+        }
     }
 
     @Override
@@ -361,6 +380,11 @@ public final class WeirGrpcChannel extends ManagedChannel {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            if (closedBecause != null) {
+                // Closed now while it was still being set up.
+                ctx.pipeline().firstContext().close();
+                return;
+            }
             // A server that never says SETTINGS would hold the waiting calls forever.
             ctx.executor().schedule(() -> {
                 if (!settingsSeen) {
@@ -429,9 +453,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
                     closedBecause = Status.UNAVAILABLE.withDescription("keepalive PING to " + authority
                             + " not acknowledged within " + TimeUnit.NANOSECONDS.toMillis(keepAliveTimeoutNanos)
                             + " ms");
-                    failed(closedBecause);
-                    // At once, below the codec: its graceful close would wait for the streams of a dead peer.
-                    ctx.pipeline().firstContext().close();
+                    closeNow(closedBecause);
                 }, keepAliveTimeoutNanos, TimeUnit.NANOSECONDS);
                 idle = 0;
             }
@@ -477,6 +499,27 @@ public final class WeirGrpcChannel extends ManagedChannel {
         void closeIfIdle() {
             if (draining && openStreams == 0 && waiting.isEmpty() && channel != null) {
                 channel.close();
+            }
+        }
+
+        /**
+         * Closes this connection at once, below the codec (whose graceful close would wait for the open streams):
+         * the calls on it end with {@code why}.
+         */
+        void closeNow(Status why) {
+            if (closedBecause == null) {
+                closedBecause = why;
+            }
+            draining = true;
+            if (connection == this) {
+                connection = null;
+            }
+            failWaiting(why);
+            if (channel != null) {
+                // Gone when the channel is: channelInactive, or the connect's failure if it was not yet connected.
+                channel.pipeline().firstContext().close();
+            } else {
+                failed(why);
             }
         }
 

@@ -208,6 +208,56 @@ class WeirGrpcChannelTest {
     }
 
     @Test
+    void shutdownNowEndsCallsInFlightWithoutWaitingForThem() throws Exception {
+        Collected<SimpleResponse> answers = new Collected<>();
+        StreamObserver<SimpleRequest> requests = SimpleServiceGrpc.newStub(channel)
+                .withDeadlineAfter(60, TimeUnit.SECONDS).bidiStreamingRpc(answers);
+        requests.onNext(SimpleServiceImpl.request("hang"));
+        service.hangStarted.get(30, TimeUnit.SECONDS);
+        channel.shutdownNow();
+        // Well inside the codec's 30 s graceful close, which would wait for the open stream.
+        assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(Status.fromThrowable(answers.done.get(30, TimeUnit.SECONDS)).getCode())
+                .isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(service.hangContextCancelled.get(30, TimeUnit.SECONDS)).isNotNull();
+        assertThatThrownBy(() -> blocking().unaryRpc(SimpleServiceImpl.request("after")))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+    }
+
+    @Test
+    void shutdownNowClosesAConnectionDrainingAfterGoaway() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        HttpServer weir = new HttpServer(group).grpc(GrpcServices.builder().addService(service).build());
+        WeirGrpcChannel toWeir = null;
+        try {
+            InetSocketAddress address = (InetSocketAddress) weir.start(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
+            toWeir = WeirGrpcChannel.forAddress(address.getHostString(), address.getPort()).build();
+            Collected<SimpleResponse> answers = new Collected<>();
+            StreamObserver<SimpleRequest> requests = SimpleServiceGrpc.newStub(toWeir)
+                    .withDeadlineAfter(60, TimeUnit.SECONDS).bidiStreamingRpc(answers);
+            requests.onNext(SimpleServiceImpl.request("hang"));
+            service.hangStarted.get(30, TimeUnit.SECONDS);
+            // The GOAWAY leaves the connection draining, no longer the channel's current one.
+            Future<Integer> drained = weir.drain(30, TimeUnit.SECONDS);
+            requests.onNext(SimpleServiceImpl.request("still open"));
+            assertThat(answers.next().getResponseMessage()).isEqualTo("still open");
+            toWeir.shutdownNow();
+            assertThat(toWeir.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(Status.fromThrowable(answers.done.get(30, TimeUnit.SECONDS)).getCode())
+                    .isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(drained.get(30, TimeUnit.SECONDS)).isZero();
+        } finally {
+            if (toWeir != null) {
+                toWeir.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            }
+            weir.close();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void statusCodesMessagesAndMetadataArrive() {
         String description = "100% wrong: ünïcödé";
         for (Status.Code code : new Status.Code[] {Status.Code.NOT_FOUND, Status.Code.INTERNAL,
