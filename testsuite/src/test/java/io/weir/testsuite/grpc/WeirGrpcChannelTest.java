@@ -216,7 +216,7 @@ class WeirGrpcChannelTest {
         service.hangStarted.get(30, TimeUnit.SECONDS);
         channel.shutdownNow();
         // Well inside the codec's 30 s graceful close, which would wait for the open stream.
-        assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         assertThat(Status.fromThrowable(answers.done.get(30, TimeUnit.SECONDS)).getCode())
                 .isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(service.hangContextCancelled.get(30, TimeUnit.SECONDS)).isNotNull();
@@ -244,7 +244,7 @@ class WeirGrpcChannelTest {
             requests.onNext(SimpleServiceImpl.request("still open"));
             assertThat(answers.next().getResponseMessage()).isEqualTo("still open");
             toWeir.shutdownNow();
-            assertThat(toWeir.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(toWeir.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
             assertThat(Status.fromThrowable(answers.done.get(30, TimeUnit.SECONDS)).getCode())
                     .isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(drained.get(30, TimeUnit.SECONDS)).isZero();
