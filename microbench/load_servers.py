@@ -121,7 +121,9 @@ def warmup_pieces(total, runs):
     """The warm-up split into runs of the load generator, each a new process with new connections: a warm-up of one
     long run leaves the connections' setup and teardown cold, and the measured run's new connections then set off
     recompilations of the hot per-request code (results/2026-12-07-warmup-runs.txt). Returns up to runs amounts
-    (seconds or requests) adding up to total, none of them zero."""
+    (seconds or requests) adding up to total, none of them zero; none for a total of 0 (no warm-up)."""
+    if total <= 0:
+        return []
     runs = max(1, min(runs, total))
     return [total // runs + (1 if i < total % runs else 0) for i in range(runs)]
 
