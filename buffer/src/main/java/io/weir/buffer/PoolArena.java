@@ -24,6 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>Huge requests (above a chunk) get memory of exactly their size outside the pool, freed on release.</li>
  * <li>A chunk that becomes entirely free is released when the arena already has another free chunk, so an
  *     idle arena keeps at most one chunk.</li>
+ * <li>A small class's run that becomes entirely free goes back to its chunk, unless it is the class's only run
+ *     and lies in the first chunk: then it stays, for the class's next allocation, so that a thread without a
+ *     cache allocating and freeing one buffer at a time does not cut a run and build its subpage each time (the
+ *     first chunk is the one an idle arena keeps, so this holds no other chunk).</li>
  * </ul>
  */
 abstract class PoolArena<T> {
@@ -171,30 +175,36 @@ abstract class PoolArena<T> {
         }
         lock.lock();
         try {
-            chunk.free(handle);
-            if (chunk.isEmpty()) {
-                releaseIfSpare(chunk);
+            // Only the first chunk keeps an entirely free run for its class: the one an idle arena keeps anyway.
+            chunk.free(handle, chunk == chunks[0]);
+            if (chunk.isIdle()) {
+                releaseSpareChunks();
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void releaseIfSpare(PoolChunk<T> empty) {
-        int at = -1;
-        boolean otherEmpty = false;
-        for (int i = 0; i < numChunks; i++) {
+    /**
+     * After a free left a chunk idle: an idle arena keeps one chunk, the first idle one in creation order (the first
+     * chunk, when it keeps free subpage runs, is never empty, and is always that one); every other empty chunk is
+     * released.
+     */
+    private void releaseSpareChunks() {
+        boolean keptOne = false;
+        for (int i = 0; i < numChunks;) {
             PoolChunk<T> c = chunks[i];
-            if (c == empty) {
-                at = i;
-            } else if (c.isEmpty()) {
-                otherEmpty = true;
+            if (c.isIdle()) {
+                if (!keptOne) {
+                    keptOne = true;
+                } else if (c.isEmpty()) {
+                    System.arraycopy(chunks, i + 1, chunks, i, numChunks - i - 1);
+                    chunks[--numChunks] = null;
+                    freeMemory(c.memory);
+                    continue;
+                }
             }
-        }
-        if (otherEmpty) {
-            System.arraycopy(chunks, at + 1, chunks, at, numChunks - at - 1);
-            chunks[--numChunks] = null;
-            freeMemory(empty.memory);
+            i++;
         }
     }
 
@@ -223,7 +233,7 @@ abstract class PoolArena<T> {
         try {
             for (int i = 0; i < numChunks; i++) {
                 PoolChunk<T> c = chunks[i];
-                pinned += sizeClasses.chunkSize - c.freeBytes();
+                pinned += sizeClasses.chunkSize - c.freeBytes() - c.idleSubpageBytes;
             }
         } finally {
             lock.unlock();

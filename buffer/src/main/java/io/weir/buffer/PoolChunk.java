@@ -62,6 +62,8 @@ final class PoolChunk<T> {
     /** By first page of a subpage run: its subpage. */
     private final PoolSubpage<T>[] subpages;
     private int freeBytes;
+    /** Bytes of the entirely free subpage runs kept for their class (see {@link PoolSubpage#free}). */
+    int idleSubpageBytes;
 
     /** A pooled chunk over {@code memory} of {@code sizeClasses.chunkSize} bytes, entirely free. */
     @SuppressWarnings("unchecked")
@@ -140,6 +142,11 @@ final class PoolChunk<T> {
         return freeBytes == chunkSize;
     }
 
+    /** Whether no buffer uses this chunk: every page is free or in an entirely free run kept for its class. */
+    boolean isIdle() {
+        return freeBytes + idleSubpageBytes == chunkSize;
+    }
+
     /** Byte offset of {@code handle}'s memory inside {@link #memory}. */
     int byteOffset(long handle) {
         int offset = runOffset(handle) << pageShift;
@@ -181,13 +188,13 @@ final class PoolChunk<T> {
 
     /**
      * Frees the memory of {@code handle}. For an element of a subpage that keeps the run (other elements are
-     * live, or it is the only free subpage of its class), only the element is freed.
+     * live, or it is the only run of its class and {@code mayKeepSubpage}), only the element is freed.
      */
-    void free(long handle) {
+    void free(long handle, boolean mayKeepSubpage) {
         int first = runOffset(handle);
         if (isSubpage(handle)) {
             PoolSubpage<T> subpage = subpages[first];
-            if (subpage.free(bitmapIdx(handle))) {
+            if (subpage.free(bitmapIdx(handle), mayKeepSubpage)) {
                 return;
             }
             subpages[first] = null;

@@ -12,12 +12,16 @@ final class PoolSubpage<T> {
     final int elemSize;
     private final int maxNumElems;
     private final long[] bitmap;
+    /** The run's bytes ({@code runPages} pages). */
+    private final int runSize;
     private final PoolSubpage<T> head;
     PoolSubpage<T> prev;
     PoolSubpage<T> next;
     private int numAvail;
     /** Search starts here: the lowest index that may be free. */
     private int nextCandidate;
+    /** Entirely free and kept in its list (see {@link #free}); its bytes count in its chunk's idle bytes. */
+    private boolean keptIdle;
 
     /** A list head (sentinel) for one size class. */
     PoolSubpage() {
@@ -27,6 +31,7 @@ final class PoolSubpage<T> {
         elemSize = -1;
         maxNumElems = 0;
         bitmap = null;
+        runSize = 0;
         head = this;
         prev = this;
         next = this;
@@ -39,6 +44,7 @@ final class PoolSubpage<T> {
         this.runPages = runPages;
         this.elemSize = elemSize;
         this.head = head;
+        this.runSize = runSize;
         maxNumElems = runSize / elemSize;
         numAvail = maxNumElems;
         bitmap = new long[(maxNumElems + Long.SIZE - 1) >>> 6];
@@ -60,6 +66,10 @@ final class PoolSubpage<T> {
 
     /** Takes a free element and returns its handle; the subpage must have one (it is in its list). */
     long allocate() {
+        if (keptIdle) {
+            keptIdle = false;
+            chunk.idleSubpageBytes -= runSize;
+        }
         int idx = findFree();
         bitmap[idx >>> 6] |= 1L << idx;
         if (--numAvail == 0) {
@@ -84,10 +94,13 @@ final class PoolSubpage<T> {
     }
 
     /**
-     * Frees element {@code idx}. Returns {@code true} if the run stays in use, {@code false} if the run is now
-     * entirely free and was taken out of its list, so the chunk should free the pages.
+     * Frees element {@code idx}. Returns {@code true} if the run stays (in use, or kept), {@code false} if the run is
+     * now entirely free and was taken out of its list, so the chunk should free the pages.
+     *
+     * @param mayKeep whether an entirely free run that is the only one of its class may stay in its list, kept
+     *        for the next allocation of the class (its chunk is the arena's first, which an idle arena keeps anyway)
      */
-    boolean free(int idx) {
+    boolean free(int idx, boolean mayKeep) {
         long bit = 1L << idx;
         if ((bitmap[idx >>> 6] & bit) == 0) {
             throw new IllegalStateException("element " + idx + " of " + this + " is already free");
@@ -99,11 +112,17 @@ final class PoolSubpage<T> {
         if (numAvail++ == 0) {
             linkAfterHead();
         }
-        // An entirely free run goes back to the chunk at once, even if it is the only one of its class, so an
-        // idle chunk really is empty and can be released; per-thread caches are what absorb churn.
         if (numAvail < maxNumElems) {
             return true;
         }
+        if (mayKeep && prev == head && next == head) {
+            // The only run of its class: kept, or a thread without a cache (any thread but an event loop's, by
+            // default) that allocates and frees one buffer at a time would cut a run and make a subpage for each.
+            keptIdle = true;
+            chunk.idleSubpageBytes += runSize;
+            return true;
+        }
+        // Any other entirely free run goes back to the chunk at once.
         unlink();
         return false;
     }

@@ -52,7 +52,7 @@ class PoolChunkTest {
             assertRunsDisjoint(handles);
             Collections.shuffle(handles, random);
             for (long handle : handles) {
-                chunk.free(handle);
+                chunk.free(handle, false);
             }
             assertThat(chunk.isEmpty()).isTrue();
             long whole = chunk.allocateRun(CHUNK / PAGE);
@@ -69,12 +69,12 @@ class PoolChunkTest {
         long b = chunk.allocateRun(1);
         long gapOf1 = chunk.allocateRun(1);
         long c = chunk.allocateRun(1);
-        chunk.free(gapOf8);
-        chunk.free(gapOf1);
+        chunk.free(gapOf8, false);
+        chunk.free(gapOf1, false);
         long one = chunk.allocateRun(1);
         assertThat(PoolChunk.runOffset(one)).isEqualTo(PoolChunk.runOffset(gapOf1));
         for (long h : new long[] {a, b, c, one}) {
-            chunk.free(h);
+            chunk.free(h, false);
         }
         assertThat(chunk.isEmpty()).isTrue();
     }

@@ -83,10 +83,11 @@ class PooledByteBufAllocatorTest {
     }
 
     @Test
-    void fillingAChunkThenFreeingEverythingLeavesOneEmptyChunk() {
-        PooledByteBufAllocator alloc = heapOnly(1);
-        // Sizes whose runs tile the chunk exactly, small (one- and two-page runs) and normal.
+    void fillingAChunkThenFreeingEverythingLeavesOneIdleChunk() {
+        // Sizes whose runs tile the chunk exactly, small (one- and two-page runs) and normal; a new arena for each,
+        // as its first chunk may keep a free run of each small class it served.
         for (int size : new int[] {16, 1024, 16_384, 64 * 1024, CHUNK}) {
+            PooledByteBufAllocator alloc = heapOnly(1);
             List<ByteBuf> bufs = new ArrayList<>();
             for (int i = 0; i < CHUNK / size; i++) {
                 bufs.add(track(alloc.heapBuffer(size)));
@@ -102,11 +103,45 @@ class PooledByteBufAllocatorTest {
             for (ByteBuf buf : bufs) {
                 buf.release();
             }
-            assertThat(first.isEmpty()).isTrue();
+            // The first chunk may keep a free run of a small class for its next buffer: idle, used by none.
+            assertThat(first.isIdle()).isTrue();
             assertThat(second.isEmpty()).isTrue();
             assertThat(alloc.metric().numHeapChunks()).isEqualTo(1);
             assertThat(alloc.metric().usedHeapMemory()).isEqualTo(CHUNK);
         }
+    }
+
+    @Test
+    void aThreadWithoutACacheKeepsTheOnlyRunOfASmallClassForItsNextBuffer() {
+        // This test's thread is not an event loop's: it has no cache, so every release goes to the arena.
+        PooledByteBufAllocator alloc = heapOnly(1);
+        ByteBuf first = track(alloc.heapBuffer(100));
+        PoolChunk<?> chunk = pooled(first).chunk;
+        long handle = pooled(first).handle;
+        first.release();
+        // The run stays cut for its class (its chunk's pages are not all free), though no buffer uses it.
+        assertThat(chunk.isEmpty()).isFalse();
+        assertThat(chunk.isIdle()).isTrue();
+        assertThat(alloc.metric().heapArenaPinnedMemory(0)).isZero();
+        ByteBuf second = track(alloc.heapBuffer(100));
+        assertThat(pooled(second).handle).isEqualTo(handle);
+        assertThat(chunk.isIdle()).isFalse();
+
+        // Several runs of the class (a run of this class holds 512 elements): each run that empties while another is in the
+        // class's list goes back to the chunk; only the last is kept.
+        List<ByteBuf> more = new ArrayList<>();
+        for (int i = 0; i < 4 * PAGE / 100 * 3; i++) {
+            more.add(track(alloc.heapBuffer(100)));
+        }
+        second.release();
+        for (ByteBuf buf : more) {
+            buf.release();
+        }
+        assertThat(chunk.isIdle()).isTrue();
+        assertThat(chunk.idleSubpageBytes).isPositive()
+                .isEqualTo(chunk.chunkSize - chunk.freeBytes());
+        assertThat(alloc.metric().heapArenaPinnedMemory(0)).isZero();
+        assertThat(alloc.metric().numHeapChunks()).isEqualTo(1);
     }
 
     @Test
@@ -191,7 +226,7 @@ class PooledByteBufAllocatorTest {
         boolean freed = CompletableFuture.supplyAsync(buf::release).get(10, TimeUnit.SECONDS);
         assertThat(freed).isTrue();
         assertThat(buf.refCnt()).isZero();
-        assertThat(chunk.isEmpty()).isTrue();
+        assertThat(chunk.isIdle()).isTrue();
         ByteBuf again = track(alloc.heapBuffer(1000));
         assertThat(pooled(again).chunk).isSameAs(chunk);
         again.release();
@@ -408,19 +443,19 @@ class PooledByteBufAllocatorTest {
                 long handle = pooled.handle;
                 int offset = pooled.offset;
                 first.release();
-                assertThat(c.isEmpty()).as("cached, so still taken in the chunk").isFalse();
+                assertThat(c.isIdle()).as("cached, so still taken in the chunk").isFalse();
                 ByteBuf second = alloc.heapBuffer(size - 1);
                 assertThat(pooled(second).handle).isEqualTo(handle);
                 assertThat(pooled(second).offset).isEqualTo(offset);
                 assertThat(second.capacity()).isEqualTo(size - 1);
                 second.release();
                 assertThat(alloc.trimCurrentThreadCache()).isTrue();
-                assertThat(c.isEmpty()).isTrue();
+                assertThat(c.isIdle()).isTrue();
                 ByteBuf third = alloc.heapBuffer(size);
                 third.release();
                 return c;
             });
-            assertThat(chunk.isEmpty()).as("the cache is given back when the thread ends").isTrue();
+            assertThat(chunk.isIdle()).as("the cache is given back when the thread ends").isTrue();
         }
         assertThat(alloc.trimCurrentThreadCache()).as("a plain thread has no cache").isFalse();
     }
@@ -456,7 +491,7 @@ class PooledByteBufAllocatorTest {
         PoolChunk<?> chunk = pooled(buf).chunk;
         // The owner has ended; its cache is closed. Released here, the memory must reach the arena at once.
         buf.release();
-        assertThat(chunk.isEmpty()).isTrue();
+        assertThat(chunk.isIdle()).isTrue();
 
         CompletableFuture<ByteBuf> allocated = new CompletableFuture<>();
         CompletableFuture<Void> released = new CompletableFuture<>();
@@ -473,7 +508,7 @@ class PooledByteBufAllocatorTest {
         ByteBuf foreign = allocated.get(30, TimeUnit.SECONDS);
         PoolChunk<?> foreignChunk = pooled(foreign).chunk;
         foreign.release();
-        assertThat(foreignChunk.isEmpty()).as("freed to the arena by the releasing (plain) thread").isTrue();
+        assertThat(foreignChunk.isIdle()).as("freed to the arena by the releasing (plain) thread").isTrue();
         released.complete(null);
         assertThat(chunkEmptyAfterRelease.get(30, TimeUnit.SECONDS)).isFalse();
         owner.join(TimeUnit.SECONDS.toMillis(10));
