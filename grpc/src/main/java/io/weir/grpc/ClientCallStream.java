@@ -28,7 +28,6 @@ import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -183,17 +182,9 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         }
     }
 
-    /**
-     * Runs {@code task} on the call's event loop; false if the loop refused it, being shut down (the channel's own
-     * loop, once the channel terminated): then the call has ended already, or never started.
-     */
+    /** Runs {@code task} on the call's event loop; false if the loop has ended (and the call with it). */
     private boolean onLoop(Runnable task) {
-        try {
-            loop.execute(task);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
-        }
+        return LoopTasks.tryExecute(loop, task);
     }
 
     private static Deadline earlier(Deadline a, Deadline b) {

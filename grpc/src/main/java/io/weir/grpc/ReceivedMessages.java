@@ -9,7 +9,6 @@ import io.weir.buffer.ByteBufAllocator;
 import io.weir.util.ReferenceCountUtil;
 import io.weir.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -91,11 +90,8 @@ final class ReceivedMessages implements GrpcMessageFraming.Sink {
         if (loop.inEventLoop()) {
             addDemand(n);
         } else if (requestedElsewhere.getAndAdd(n) == 0) {
-            try {
-                loop.execute(requestTask);
-            } catch (RejectedExecutionException e) {
-                // The loop ended (the client channel's own, once it terminated): so did the call; nothing to read.
-            }
+            // Refused only by a loop that ended, and the call with it: nothing is left to read.
+            LoopTasks.tryExecute(loop, requestTask);
         }
     }
 

@@ -37,7 +37,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -288,9 +287,7 @@ public final class WeirGrpcChannel extends ManagedChannel {
      * for.
      */
     private void onLoop(Runnable task) {
-        try {
-            loop.execute(task);
-        } catch (RejectedExecutionException e) {
+        if (!LoopTasks.tryExecute(loop, task)) {
             terminated.countDown();
         }
     }

@@ -227,33 +227,21 @@ class WeirGrpcChannelTest {
 
     @Test
     void shutdownNowClosesAConnectionDrainingAfterGoaway() throws Exception {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        HttpServer weir = new HttpServer(group).grpc(GrpcServices.builder().addService(service).build());
-        WeirGrpcChannel toWeir = null;
-        try {
-            InetSocketAddress address = (InetSocketAddress) weir.start(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
-            toWeir = WeirGrpcChannel.forAddress(address.getHostString(), address.getPort()).build();
+        try (WeirServer weir = startWeir()) {
             Collected<SimpleResponse> answers = new Collected<>();
-            StreamObserver<SimpleRequest> requests = SimpleServiceGrpc.newStub(toWeir)
+            StreamObserver<SimpleRequest> requests = SimpleServiceGrpc.newStub(weir.channel())
                     .withDeadlineAfter(60, TimeUnit.SECONDS).bidiStreamingRpc(answers);
             requests.onNext(SimpleServiceImpl.request("hang"));
             service.hangStarted.get(30, TimeUnit.SECONDS);
             // The GOAWAY leaves the connection draining, no longer the channel's current one.
-            Future<Integer> drained = weir.drain(30, TimeUnit.SECONDS);
+            Future<Integer> drained = weir.server().drain(30, TimeUnit.SECONDS);
             requests.onNext(SimpleServiceImpl.request("still open"));
             assertThat(answers.next().getResponseMessage()).isEqualTo("still open");
-            toWeir.shutdownNow();
-            assertThat(toWeir.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            weir.channel().shutdownNow();
+            assertThat(weir.channel().awaitTermination(10, TimeUnit.SECONDS)).isTrue();
             assertThat(Status.fromThrowable(answers.done.get(30, TimeUnit.SECONDS)).getCode())
                     .isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(drained.get(30, TimeUnit.SECONDS)).isZero();
-        } finally {
-            if (toWeir != null) {
-                toWeir.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-            }
-            weir.close();
-            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
         }
     }
 
@@ -393,29 +381,44 @@ class WeirGrpcChannelTest {
 
     @Test
     void moreCallsThanWeirsStreamLimitWaitForStreams() throws Exception {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        HttpServer weir = new HttpServer(group).grpc(GrpcServices.builder().addService(service).build());
-        try {
-            InetSocketAddress address = (InetSocketAddress) weir.start(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
-            WeirGrpcChannel toWeir = WeirGrpcChannel.forAddress(address.getHostString(), address.getPort()).build();
-            try {
-                // The server allows 100 streams at once: the rest wait for a free one on the same connection.
-                List<ListenableFuture<SimpleResponse>> calls = new ArrayList<>();
-                SimpleServiceGrpc.SimpleServiceFutureStub stub = SimpleServiceGrpc.newFutureStub(toWeir)
-                        .withDeadlineAfter(60, TimeUnit.SECONDS);
-                for (int i = 0; i < 500; i++) {
-                    calls.add(stub.unaryRpc(SimpleServiceImpl.request(Integer.toString(i))));
-                }
-                for (int i = 0; i < 500; i++) {
-                    assertThat(calls.get(i).get(60, TimeUnit.SECONDS).getResponseMessage())
-                            .isEqualTo(Integer.toString(i));
-                }
-            } finally {
-                toWeir.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        try (WeirServer weir = startWeir()) {
+            // The server allows 100 streams at once: the rest wait for a free one on the same connection.
+            List<ListenableFuture<SimpleResponse>> calls = new ArrayList<>();
+            SimpleServiceGrpc.SimpleServiceFutureStub stub = SimpleServiceGrpc.newFutureStub(weir.channel())
+                    .withDeadlineAfter(60, TimeUnit.SECONDS);
+            for (int i = 0; i < 500; i++) {
+                calls.add(stub.unaryRpc(SimpleServiceImpl.request(Integer.toString(i))));
             }
-        } finally {
-            weir.close();
+            for (int i = 0; i < 500; i++) {
+                assertThat(calls.get(i).get(60, TimeUnit.SECONDS).getResponseMessage())
+                        .isEqualTo(Integer.toString(i));
+            }
+        }
+    }
+
+    /** Weir's own server serving {@link #service} on one NIO loop, and a Weir channel to it. */
+    private WeirServer startWeir() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        HttpServer server = new HttpServer(group).grpc(GrpcServices.builder().addService(service).build());
+        try {
+            InetSocketAddress address = (InetSocketAddress) server.start(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).localAddress();
+            return new WeirServer(group, server,
+                    WeirGrpcChannel.forAddress(address.getHostString(), address.getPort()).build());
+        } catch (Exception | Error e) {
+            server.close();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /** What {@link #startWeir} started; closed channel first, then server, then its loop. */
+    private record WeirServer(EventLoopGroup group, HttpServer server, WeirGrpcChannel channel)
+            implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            server.close();
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS);
         }
     }
