@@ -18,7 +18,9 @@ import io.weir.handler.ssl.SelfSignedCertificate;
 import io.weir.handler.ssl.SslContext;
 import io.weir.handler.ssl.SslContextBuilder;
 import io.weir.server.WebSocketOverHttp2Test.Collector;
+import io.weir.util.concurrent.EventExecutor;
 import io.weir.util.concurrent.Future;
+import io.weir.util.concurrent.GlobalEventExecutor;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -197,6 +199,14 @@ class HttpServerDrainTest {
                 ws.getOutputStream().write(new byte[] {(byte) 0x88, (byte) 0x82, 0, 0, 0, 0, 0x03, (byte) 0xe9});
                 assertThat(wsIn.read()).as("closed after the close handshake").isEqualTo(-1);
 
+                // The drain reaches each connection as a task on its loop, queued from GlobalEventExecutor (which
+                // ran it for the WebSocket above, but maybe not yet for this one): once a task queued after it there,
+                // then one on every loop, have run, so has the drain of the connection whose body comes next. Else a
+                // loop that finds the body and the drain waiting together may answer the body first, as a keep-alive.
+                GlobalEventExecutor.INSTANCE.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                for (EventExecutor loop : group) {
+                    loop.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                }
                 out1.write("0123456789".getBytes(StandardCharsets.US_ASCII));
                 out1.flush();
                 InputStream in1 = http1.getInputStream();
