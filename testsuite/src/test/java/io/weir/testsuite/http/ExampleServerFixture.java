@@ -1,6 +1,7 @@
 package io.weir.testsuite.http;
 
 import io.weir.bootstrap.ServerBootstrap;
+import io.weir.buffer.ByteBuf;
 import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
@@ -49,6 +50,11 @@ final class ExampleServerFixture implements AutoCloseable {
     final InetSocketAddress address;
     /** The largest {@code ChannelOutboundBuffer} total seen on any connection just after a write. */
     final AtomicLong maxQueuedBytes = new AtomicLong();
+    /**
+     * The most response bytes seen waiting for the socket on any connection just after a write: bytes written
+     * through the pipeline less those handed to the transport, without the outbound buffer's per-entry estimate.
+     */
+    final AtomicLong maxQueuedResponseBytes = new AtomicLong();
     /** Requests that reached the handlers, all connections together. */
     final AtomicLong requestsDecoded = new AtomicLong();
     final ConcurrentLinkedQueue<Channel> connections = new ConcurrentLinkedQueue<>();
@@ -126,11 +132,22 @@ final class ExampleServerFixture implements AutoCloseable {
 
     /** Records the bytes queued after each write; first in the pipeline, so it sees every write. */
     private final class Probe implements ChannelHandler {
+        /** Bytes of the response buffers written through this connection's pipeline. */
+        private long written;
+
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (msg instanceof ByteBuf buf) {
+                written += buf.readableBytes();
+            }
             ctx.write(msg, promise);
             long queued = queuedBytes(ctx.channel());
             maxQueuedBytes.accumulateAndGet(queued, Math::max);
+            if (ctx.channel().isActive()) {
+                // Closed, a channel reports nothing written (nothing can be owed then).
+                long responseBytes = written - ctx.channel().writtenBytes();
+                maxQueuedResponseBytes.accumulateAndGet(responseBytes, Math::max);
+            }
         }
     }
 

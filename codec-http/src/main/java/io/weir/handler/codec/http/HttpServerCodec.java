@@ -127,8 +127,9 @@ public final class HttpServerCodec implements ChannelHandler {
      * Small whole responses written with a void promise while a read is decoded are encoded one after another
      * into one buffer, passed on when the read has been decoded, at a flush, before any other write, or once it
      * holds this many bytes: one buffer and one outbound entry for a pipelined batch instead of one per response.
-     * Small, because bytes held here are not yet counted against the channel's high-water mark; and never held
-     * past the read, so between reads every written byte is in the channel's outbound buffer as before.
+     * Small, because bytes held here are not yet counted against the channel's high-water mark, and passed on
+     * early once they would take the channel past that mark; and never held past the read, so between reads every
+     * written byte is in the channel's outbound buffer as before.
      */
     static final int RESPONSE_BATCH_BYTES = 2048;
 
@@ -622,7 +623,10 @@ public final class HttpServerCodec implements ChannelHandler {
         if (!encoder.encodeWholeInto(ctx, res, batch)) {
             return false;
         }
-        if (batch.readableBytes() >= RESPONSE_BATCH_BYTES) {
+        int batched = batch.readableBytes();
+        if (batched >= RESPONSE_BATCH_BYTES || batched >= ctx.channel().bytesBeforeUnwritable()) {
+            // Full, or enough to take the channel past its high-water mark: counted from now on, so the decoder
+            // stops at the next request and the held bytes never add to what the high-water mark lets queue.
             passOnResponseBatch(ctx);
         }
         return true;
