@@ -79,6 +79,13 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     private final boolean writeThrough;
     // Bytes handed to doWriteThrough since the last flush: they count against the water marks until it. Loop only.
     private long unflushedWriteThroughBytes;
+    /**
+     * The part of {@link #unflushedWriteThroughBytes} added to the outbound buffer's pending total. The rest is
+     * counted there only once it would take the channel past its high-water mark, so that the writability is the
+     * same as if every byte were counted, without two atomic updates of the total per write and flush (an HTTP/2
+     * stream's channel writes through once or twice per request).
+     */
+    private long countedWriteThroughBytes;
     private long bytesRead;
     private long bytesWrittenBeforeDetach;
     private volatile boolean registered;
@@ -295,7 +302,11 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
     @Override
     public long bytesBeforeUnwritable() {
         ChannelOutboundBuffer buf = outboundBuffer;
-        return buf == null ? 0 : buf.bytesBeforeUnwritable();
+        if (buf == null) {
+            return 0;
+        }
+        // Plain reads of the write-through counts: off the loop this is an estimate, as the total is anyway.
+        return Math.max(0, buf.bytesBeforeUnwritable() - (unflushedWriteThroughBytes - countedWriteThroughBytes));
     }
 
     @Override
@@ -1145,9 +1156,15 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     private void writeThrough0(ChannelOutboundBuffer buffer, Object msg, int size, ChannelPromise promise) {
         if (size > 0) {
-            // Counted against this channel's water marks until flushed, as a queued write would be.
-            unflushedWriteThroughBytes += size;
-            buffer.incrementPendingOutboundBytes(size);
+            // Counted against this channel's water marks until flushed, as a queued write would be; added to the
+            // buffer's total once they would make the channel unwritable (see countedWriteThroughBytes).
+            long unflushed = unflushedWriteThroughBytes + size;
+            unflushedWriteThroughBytes = unflushed;
+            long uncounted = unflushed - countedWriteThroughBytes;
+            if (uncounted >= buffer.bytesBeforeUnwritable()) {
+                countedWriteThroughBytes = unflushed;
+                buffer.incrementPendingOutboundBytes(uncounted);
+            }
         }
         try {
             doWriteThrough(msg, promise);
@@ -1158,12 +1175,13 @@ public abstract class AbstractChannel extends DefaultAttributeMap implements Cha
 
     final void flush0() {
         if (writeThrough) {
-            long unflushed = unflushedWriteThroughBytes;
+            long counted = countedWriteThroughBytes;
             ChannelOutboundBuffer buffer = outboundBuffer;
-            if (unflushed > 0) {
-                unflushedWriteThroughBytes = 0;
+            unflushedWriteThroughBytes = 0;
+            if (counted > 0) {
+                countedWriteThroughBytes = 0;
                 if (buffer != null) {
-                    buffer.decrementPendingOutboundBytes(unflushed);
+                    buffer.decrementPendingOutboundBytes(counted);
                 }
             }
             try {

@@ -18,7 +18,11 @@ public class DefaultAttributeMap implements AttributeMap {
     private static final AtomicReferenceFieldUpdater<DefaultAttributeMap, DefaultAttribute[]> ATTRIBUTES =
             AtomicReferenceFieldUpdater.newUpdater(DefaultAttributeMap.class, DefaultAttribute[].class, "attributes");
 
-    private volatile DefaultAttribute<?>[] attributes = EMPTY;
+    /**
+     * Null until the first attribute: no initializer, because a volatile store in the constructor costs a fence
+     * per channel, and an HTTP/2 stream's channel is made per request.
+     */
+    private volatile DefaultAttribute<?>[] attributes;
 
     /** An empty map. */
     public DefaultAttributeMap() {
@@ -47,7 +51,8 @@ public class DefaultAttributeMap implements AttributeMap {
         Objects.requireNonNull(key, "key");
         DefaultAttribute<T> created = null;
         for (;;) {
-            DefaultAttribute<?>[] current = attributes;
+            DefaultAttribute<?>[] seen = attributes;
+            DefaultAttribute<?>[] current = seen == null ? EMPTY : seen;
             int index = search(current, key.id());
             if (index >= 0) {
                 return (DefaultAttribute<T>) current[index];
@@ -60,7 +65,7 @@ public class DefaultAttributeMap implements AttributeMap {
             System.arraycopy(current, 0, next, 0, insert);
             next[insert] = created;
             System.arraycopy(current, insert, next, insert + 1, current.length - insert);
-            if (ATTRIBUTES.compareAndSet(this, current, next)) {
+            if (ATTRIBUTES.compareAndSet(this, seen, next)) {
                 return created;
             }
         }
@@ -69,12 +74,16 @@ public class DefaultAttributeMap implements AttributeMap {
     @Override
     public <T> boolean hasAttr(AttributeKey<T> key) {
         Objects.requireNonNull(key, "key");
-        return search(attributes, key.id()) >= 0;
+        DefaultAttribute<?>[] current = attributes;
+        return current != null && search(current, key.id()) >= 0;
     }
 
     private void removeAttribute(DefaultAttribute<?> attribute) {
         for (;;) {
             DefaultAttribute<?>[] current = attributes;
+            if (current == null) {
+                return;
+            }
             int index = search(current, attribute.key.id());
             if (index < 0 || current[index] != attribute) {
                 return;
@@ -95,7 +104,8 @@ public class DefaultAttributeMap implements AttributeMap {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + Arrays.toString(attributes);
+        DefaultAttribute<?>[] current = attributes;
+        return getClass().getSimpleName() + Arrays.toString(current == null ? EMPTY : current);
     }
 
     private static final class DefaultAttribute<T> extends AtomicReference<T> implements Attribute<T> {

@@ -333,18 +333,35 @@ final class DefaultChannelPipeline implements ChannelPipeline {
         }
     }
 
-    /** Removes every handler, last first, calling handlerRemoved; once the channel is closed and unregistered. */
+    /**
+     * Removes every handler, last first, calling handlerRemoved; once the channel is closed and unregistered. The
+     * handlers are taken out under one lock (a stream's channel is destroyed per request), then told one by one;
+     * handlers added meanwhile, by a handlerRemoved say, are removed the same way.
+     */
     void destroy() {
         for (;;) {
-            DefaultChannelHandlerContext ctx;
+            DefaultChannelHandlerContext last;
             synchronized (this) {
-                ctx = tail.prev;
-                if (ctx == head) {
+                last = tail.prev;
+                if (last == head) {
                     return;
                 }
-                unlink(ctx);
+                for (DefaultChannelHandlerContext ctx = last; ctx != head; ctx = ctx.prev) {
+                    ctx.unlinked = true;
+                }
+                // The chain keeps its own links (the first's to head, the last's to tail), so that it can be walked
+                // below and an event in flight in it still finds its way out, as unlink leaves a context's links.
+                head.linkNext(tail);
+                tail.linkPrev(head);
             }
-            callHandlerRemoved0(ctx);
+            for (DefaultChannelHandlerContext ctx = last; ctx != head; ) {
+                DefaultChannelHandlerContext prev = ctx.prev;
+                callHandlerRemoved0(ctx);
+                ctx = prev;
+            }
+            if (tail.prev == head) {
+                return;
+            }
         }
     }
 

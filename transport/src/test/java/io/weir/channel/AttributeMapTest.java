@@ -16,6 +16,7 @@ class AttributeMapTest {
         DefaultAttributeMap map = new DefaultAttributeMap();
         AttributeKey<String> key = AttributeKey.valueOf("AttributeMapTest.name");
         assertThat(map.hasAttr(key)).isFalse();
+        assertThat(map).hasToString("DefaultAttributeMap[]");
         Attribute<String> attr = map.attr(key);
         assertThat(map.attr(key)).isSameAs(attr);
         assertThat(attr.setIfAbsent("a")).isNull();

@@ -295,6 +295,36 @@ class ChannelPipelineTest {
     }
 
     @Test
+    void deregistrationRemovesEveryHandlerLastFirstAndThoseAddedMeanwhile() {
+        List<String> removed = new ArrayList<>();
+        EmbeddedChannel ch = new EmbeddedChannel();
+        final class Recording implements ChannelHandler {
+            private final String label;
+            private final ChannelHandler addWhenRemoved;
+
+            Recording(String label, ChannelHandler addWhenRemoved) {
+                this.label = label;
+                this.addWhenRemoved = addWhenRemoved;
+            }
+
+            @Override
+            public void handlerRemoved(ChannelHandlerContext ctx) {
+                removed.add(label);
+                if (addWhenRemoved != null) {
+                    ctx.pipeline().addLast(addWhenRemoved);
+                }
+            }
+        }
+        ch.pipeline().addLast(new Recording("a", null), new Recording("b", new Recording("late", null)),
+                new Recording("c", null));
+        ch.close();
+        ch.runPendingTasks();
+        assertThat(removed).containsExactly("c", "b", "a", "late");
+        assertThat(ch.pipeline().names()).isEmpty();
+        assertThat(ch.pipeline().firstContext()).isNull();
+    }
+
+    @Test
     void exceptionThrownByAHandlerBecomesItsExceptionCaught() {
         List<String> events = new ArrayList<>();
         ChannelHandler thrower = new ChannelHandler() {
