@@ -1,13 +1,12 @@
 package io.weir.channel;
 
-import java.lang.ref.WeakReference;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a pipeline needs to know of a handler class, worked out once per class and found with one lookup each
  * time a handler is added: its event mask ({@link ChannelHandlerMask}), whether it is
- * {@linkplain ChannelHandler.Sharable sharable}, the names generated for its instances, and, for a class that is
- * not sharable, the context of its last added instance ({@link NonSharableHandlers}). An HTTP/2 stream's channel
+ * {@linkplain ChannelHandler.Sharable sharable}, the names generated for its instances, and a number by which
+ * {@link NonSharableHandlers} finds the class's last added instance. An HTTP/2 stream's channel
  * adds a handler per request; each of these used to be a lookup of its own.
  */
 final class HandlerType {
@@ -26,8 +25,11 @@ final class HandlerType {
     final boolean sharable;
     /** The first {@link #CACHED_NAMES} generated names of the class's instances. */
     private final String[] names;
-    /** The context of the last added instance, for a class that is not sharable; null for a sharable one. */
-    final AtomicReference<WeakReference<DefaultChannelHandlerContext>> lastAdded;
+    /** Numbers the classes not sharable from 0, for {@link NonSharableHandlers}' per-thread slots. */
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+
+    /** This class's slot in {@link NonSharableHandlers}' per-thread arrays; -1 for a sharable class. */
+    final int id;
 
     private HandlerType(Class<?> type) {
         mask = ChannelHandlerMask.compute(type);
@@ -38,7 +40,7 @@ final class HandlerType {
         for (int i = 0; i < CACHED_NAMES; i++) {
             names[i] = base + i;
         }
-        lastAdded = sharable ? null : new AtomicReference<>();
+        id = sharable ? -1 : NEXT_ID.getAndIncrement();
     }
 
     static HandlerType of(Class<?> type) {

@@ -269,6 +269,63 @@ class ChannelPipelineTest {
         b.finish();
     }
 
+    @Test
+    void nonSharableHandlerRemovedOnAnotherThreadMayBeAddedAgain() throws Exception {
+        Named h = new Named("x");
+        EmbeddedChannel a = new EmbeddedChannel(h);
+        Thread remover = new Thread(() -> a.pipeline().remove(h));
+        remover.start();
+        remover.join();
+        EmbeddedChannel b = new EmbeddedChannel(h);
+        assertThat(b.pipeline().get(Named.class)).isSameAs(h);
+        assertThatThrownBy(() -> a.pipeline().addLast(h)).isInstanceOf(ChannelPipelineException.class);
+        a.finish();
+        b.finish();
+    }
+
+    @Test
+    void changesFromManyThreadsAtOnceKeepTheListWhole() throws Exception {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        int threads = 4;
+        int rounds = 2_000;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String prefix = "t" + t + "-";
+            Thread w = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < rounds; i++) {
+                        ch.pipeline().addLast(prefix + i, new Named(prefix + i));
+                        if (i % 2 == 0) {
+                            ch.pipeline().addFirst(prefix + "first" + i, new Named("first"));
+                            ch.pipeline().remove(prefix + "first" + i);
+                        }
+                        ch.pipeline().remove(prefix + i);
+                    }
+                    ch.pipeline().addLast(prefix + "kept", new Named("kept"));
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        for (Thread w : workers) {
+            w.join(30_000);
+        }
+        ch.runPendingTasks();
+        assertThat(ch.pipeline().names()).containsExactlyInAnyOrder("t0-kept", "t1-kept", "t2-kept", "t3-kept");
+        // Walked both ways, the list holds the same four contexts.
+        List<String> backwards = new ArrayList<>();
+        DefaultChannelPipeline p = (DefaultChannelPipeline) ch.pipeline();
+        for (DefaultChannelHandlerContext c = p.tail.prev; c != p.head; c = c.prev) {
+            backwards.add(0, c.name());
+        }
+        assertThat(backwards).isEqualTo(ch.pipeline().names());
+        ch.finish();
+    }
+
     @ChannelHandler.Sharable
     private static final class SharedHandler implements ChannelHandler {
     }
