@@ -76,7 +76,10 @@ public class DefaultChannelConfig implements ChannelConfig {
     public DefaultChannelConfig(Channel channel, int maxMessagesPerRead, MessageSizeEstimator estimator) {
         this.channel = Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(estimator, "estimator");
-        ChannelOption.MAX_MESSAGES_PER_READ.validate(maxMessagesPerRead);
+        if (maxMessagesPerRead <= 0) {
+            // MAX_MESSAGES_PER_READ.validate's words, without boxing and an interface call per config.
+            ChannelOption.MAX_MESSAGES_PER_READ.validate(maxMessagesPerRead);
+        }
         // Plain stores: a volatile store costs a fence, nine of them per config, and an HTTP/2 stream's channel
         // makes a config per request. Other threads still see these values: a config reaches them through its
         // channel, and the final field written above makes this constructor end with a release, which orders

@@ -26,6 +26,8 @@ class ChannelConfigTest {
         assertThatThrownBy(() -> config.setConnectTimeoutMillis(-1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
         assertThatThrownBy(() -> config.setMaxMessagesPerRead(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new DefaultChannelConfig(new EmbeddedChannel(), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MAX_MESSAGES_PER_READ: 0");
         assertThatThrownBy(() -> ChannelOption.IP_TOS.validate(256)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ChannelOption.SO_RCVBUF.validate(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> config.setOption(ChannelOption.AUTO_READ, null))
