@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
  * reported to it goes where the subclass says ({@link #failed}), and {@link #unvoid()} gives a real promise for
  * a handler that needs one. {@link Channel#voidPromise()} is one (its failures are fired through the pipeline); a
  * codec may share one among many writes, as an HTTP/2 stream channel does with the frames it hands its connection.
+ * It hears of failures only: the outbound buffer does not touch it when its write succeeds.
  */
 public abstract class AbstractVoidChannelPromise extends DefaultChannelPromise {
 

@@ -134,7 +134,9 @@ public final class ChannelOutboundBuffer {
         }
         do {
             flushed++;
-            if (!entry.promise.setUncancellable()) {
+            // A void promise cannot be cancelled: its entry is not touched here (an HTTP/2 stream's frames carry
+            // their channel's, one object per stream, by now out of cache).
+            if (entry.kind != Entry.VOID && !entry.promise.setUncancellable()) {
                 int pending = entry.cancel();
                 decrementPendingOutboundBytes(pending, true);
             }
@@ -225,13 +227,8 @@ public final class ChannelOutboundBuffer {
         writtenBytes += amount;
         long progress = entry.progress + amount;
         entry.progress = progress;
-        ChannelPromise promise = entry.promise;
-        // The two plain promise classes are excluded by class first: an interface instanceof that fails scans
-        // the class's secondary supertypes, on every gathered buffer of every write.
-        Class<?> type = promise.getClass();
-        if (type != VoidChannelPromise.class && type != DefaultChannelPromise.class
-                && promise instanceof ChannelProgressivePromise p) {
-            p.tryProgress(progress, entry.total);
+        if (entry.kind == Entry.PROGRESSIVE) {
+            ((ChannelProgressivePromise) entry.promise).tryProgress(progress, entry.total);
         }
     }
 
@@ -252,10 +249,13 @@ public final class ChannelOutboundBuffer {
         if (e.progress == 0) {
             writtenBytes += size;
         }
+        boolean voidPromise = e.kind == Entry.VOID;
         removeEntry(e);
         if (!e.cancelled) {
             ReferenceCountUtil.safeRelease(msg);
-            safeSuccess(promise);
+            if (!voidPromise) {
+                safeSuccess(promise);
+            }
             decrementPendingOutboundBytes(size, true);
         }
         e.recycle();
@@ -362,6 +362,7 @@ public final class ChannelOutboundBuffer {
         ChannelPromise promise = e.promise;
         int size = e.pendingSize;
         boolean cancelled = e.cancelled;
+        boolean voidPromise = e.kind == Entry.VOID;
         removeEntry(e);
         // Recycled before the promise completes: nothing below touches the entry, and a listener that writes
         // again can reuse it at once.
@@ -370,7 +371,10 @@ public final class ChannelOutboundBuffer {
             return 0;
         }
         ReferenceCountUtil.safeRelease(msg);
-        safeSuccess(promise);
+        if (!voidPromise) {
+            // A void promise's success is nothing (its trySuccess is final and does nothing): not touched.
+            safeSuccess(promise);
+        }
         return size;
     }
 
@@ -601,6 +605,10 @@ public final class ChannelOutboundBuffer {
             }
         };
 
+        static final byte PLAIN = 0;
+        static final byte VOID = 1;
+        static final byte PROGRESSIVE = 2;
+
         private final Recycler.Handle<Entry> handle;
         Entry next;
         Object msg;
@@ -609,6 +617,8 @@ public final class ChannelOutboundBuffer {
         long total;
         int pendingSize;
         boolean cancelled;
+        /** What the promise wants to hear, worked out as the message is added, while the promise is in cache. */
+        byte kind;
 
         private Entry(Recycler.Handle<Entry> handle) {
             this.handle = handle;
@@ -620,7 +630,24 @@ public final class ChannelOutboundBuffer {
             entry.pendingSize = size + ENTRY_OVERHEAD_BYTES;
             entry.total = total;
             entry.promise = promise;
+            entry.kind = kindOf(promise);
             return entry;
+        }
+
+        /**
+         * {@link #VOID} for a void promise (its success and cancellation are final no-ops, and it cannot be
+         * progressive), {@link #PROGRESSIVE} for a {@link ChannelProgressivePromise}, {@link #PLAIN} otherwise.
+         * Classes are compared first: an interface instanceof that fails scans the class's secondary supertypes.
+         */
+        private static byte kindOf(ChannelPromise promise) {
+            Class<?> type = promise.getClass();
+            if (type == VoidChannelPromise.class || promise instanceof AbstractVoidChannelPromise) {
+                return VOID;
+            }
+            if (type == DefaultChannelPromise.class) {
+                return PLAIN;
+            }
+            return promise instanceof ChannelProgressivePromise ? PROGRESSIVE : PLAIN;
         }
 
         /** Drops the message of a cancelled write; returns the pending bytes it accounted for. */
@@ -646,6 +673,7 @@ public final class ChannelOutboundBuffer {
             total = 0;
             pendingSize = 0;
             cancelled = false;
+            kind = PLAIN;
             handle.recycle(this);
         }
     }

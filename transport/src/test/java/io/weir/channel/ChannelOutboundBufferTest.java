@@ -278,6 +278,45 @@ class ChannelOutboundBufferTest {
         assertThat(buffer.current()).isNull();
     }
 
+    /** A void promise that records the failures reported to it. */
+    private final class RecordingVoidPromise extends AbstractVoidChannelPromise {
+        final List<String> heard = new ArrayList<>();
+
+        RecordingVoidPromise() {
+            super(channel);
+        }
+
+        @Override
+        protected void failed(Throwable cause) {
+            heard.add("failed " + cause.getMessage());
+        }
+
+        @Override
+        public ChannelPromise unvoid() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    @Test
+    void aVoidPromiseHearsOfFailuresOnlyWhateverItsWritesDo() throws Exception {
+        RecordingVoidPromise promise = new RecordingVoidPromise();
+        ByteBuf written = buf(8);
+        ByteBuf partly = buf(8);
+        ByteBuf failed = buf(8);
+        buffer.addMessage(written, 8, promise);
+        buffer.addMessage(partly, 8, promise);
+        buffer.addMessage(failed, 8, promise);
+        buffer.addFlush();
+        buffer.removeBytes(12);
+        assertThat(written.refCnt()).isZero();
+        assertThat(partly.readerIndex()).isEqualTo(4);
+        assertThat(buffer.remove()).isTrue();
+        assertThat(buffer.remove(new IOException("reset"))).isTrue();
+        assertThat(failed.refCnt()).isZero();
+        assertThat(promise.heard).containsExactly("failed reset");
+        assertThat(buffer.writtenBytes()).isEqualTo(12);
+    }
+
     @Test
     void forEachFlushedMessageVisitsOnlyFlushedOnesInOrder() throws Exception {
         ByteBuf a = buf(1);
