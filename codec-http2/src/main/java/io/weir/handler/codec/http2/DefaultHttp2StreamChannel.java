@@ -277,7 +277,10 @@ final class DefaultHttp2StreamChannel extends AbstractChannel implements Http2St
             if (delivered) {
                 if (completeNow) {
                     pipeline().fireChannelReadComplete();
-                } else if (!is(READ_COMPLETE_PENDING)) {
+                } else if ((state & (OPEN | READ_COMPLETE_PENDING)) == OPEN) {
+                    // Not for a child the delivery closed (most streams end in their handler's channelRead): it
+                    // would get no channelReadComplete, and the multiplexer would touch it again for nothing at the
+                    // end of the parent's read, when it is out of cache.
                     set(READ_COMPLETE_PENDING);
                     multiplexer().readCompleteLater(this);
                 }
