@@ -637,14 +637,13 @@ public final class ChannelOutboundBuffer {
         /**
          * {@link #VOID} for a void promise (its success and cancellation are final no-ops, and it cannot be
          * progressive), {@link #PROGRESSIVE} for a {@link ChannelProgressivePromise}, {@link #PLAIN} otherwise.
-         * Classes are compared first: an interface instanceof that fails scans the class's secondary supertypes.
+         * Classes are checked first: an interface instanceof that fails scans the class's secondary supertypes.
          */
         private static byte kindOf(ChannelPromise promise) {
-            Class<?> type = promise.getClass();
-            if (type == VoidChannelPromise.class || promise instanceof AbstractVoidChannelPromise) {
+            if (promise instanceof AbstractVoidChannelPromise) {
                 return VOID;
             }
-            if (type == DefaultChannelPromise.class) {
+            if (promise.getClass() == DefaultChannelPromise.class) {
                 return PLAIN;
             }
             return promise instanceof ChannelProgressivePromise ? PROGRESSIVE : PLAIN;

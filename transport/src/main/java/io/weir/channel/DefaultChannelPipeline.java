@@ -404,8 +404,9 @@ final class DefaultChannelPipeline implements ChannelPipeline {
 
     /**
      * Removes every handler, last first, calling handlerRemoved; once the channel is closed and unregistered. The
-     * handlers are taken out under one lock (a stream's channel is destroyed per request), then told one by one;
-     * handlers added meanwhile, by a handlerRemoved say, are removed the same way.
+     * handlers are taken out under one lock (a stream's channel is destroyed per request), then told one by one:
+     * a handlerRemoved that looks for another of them in the pipeline finds none (each hears its own removal).
+     * Handlers added meanwhile, by a handlerRemoved say, are removed the same way.
      */
     void destroy() {
         for (;;) {

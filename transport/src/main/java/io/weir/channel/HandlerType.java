@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What a pipeline needs to know of a handler class, worked out once per class and found with one lookup each
  * time a handler is added: its event mask ({@link ChannelHandlerMask}), whether it is
  * {@linkplain ChannelHandler.Sharable sharable}, the names generated for its instances, and a number by which
- * {@link NonSharableHandlers} finds the class's last added instance. An HTTP/2 stream's channel
- * adds a handler per request; each of these used to be a lookup of its own.
+ * {@link NonSharableHandlers} finds the class's last added instance. An HTTP/2 stream's channel adds a handler
+ * per request; each of these used to be a lookup of its own.
  */
 final class HandlerType {
     /** Generated names shared by every pipeline: "SimpleName#0" to "#3" per handler class. */
@@ -20,14 +20,14 @@ final class HandlerType {
         }
     };
 
+    /** Numbers the classes not sharable from 0, for {@link NonSharableHandlers}' per-thread slots. */
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+
     /** The events the class handles ({@link ChannelHandlerMask}). */
     final int mask;
     final boolean sharable;
     /** The first {@link #CACHED_NAMES} generated names of the class's instances. */
     private final String[] names;
-    /** Numbers the classes not sharable from 0, for {@link NonSharableHandlers}' per-thread slots. */
-    private static final AtomicInteger NEXT_ID = new AtomicInteger();
-
     /** This class's slot in {@link NonSharableHandlers}' per-thread arrays; -1 for a sharable class. */
     final int id;
 
