@@ -9,6 +9,7 @@ import io.weir.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 
 class ChannelPipelineTest {
@@ -288,7 +289,7 @@ class ChannelPipelineTest {
         EmbeddedChannel ch = new EmbeddedChannel();
         int threads = 4;
         int rounds = 2_000;
-        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        CyclicBarrier start = new CyclicBarrier(threads);
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             String prefix = "t" + t + "-";
@@ -353,30 +354,20 @@ class ChannelPipelineTest {
 
     @Test
     void deregistrationRemovesEveryHandlerLastFirstAndThoseAddedMeanwhile() {
-        List<String> removed = new ArrayList<>();
+        List<String> events = new ArrayList<>();
         EmbeddedChannel ch = new EmbeddedChannel();
-        final class Recording implements ChannelHandler {
-            private final String label;
-            private final ChannelHandler addWhenRemoved;
-
-            Recording(String label, ChannelHandler addWhenRemoved) {
-                this.label = label;
-                this.addWhenRemoved = addWhenRemoved;
-            }
-
+        ChannelHandler addsOneWhenRemoved = new RecordingHandler("b", events) {
             @Override
             public void handlerRemoved(ChannelHandlerContext ctx) {
-                removed.add(label);
-                if (addWhenRemoved != null) {
-                    ctx.pipeline().addLast(addWhenRemoved);
-                }
+                super.handlerRemoved(ctx);
+                ctx.pipeline().addLast(new RecordingHandler("late", events));
             }
-        }
-        ch.pipeline().addLast(new Recording("a", null), new Recording("b", new Recording("late", null)),
-                new Recording("c", null));
+        };
+        ch.pipeline().addLast(new RecordingHandler("a", events), addsOneWhenRemoved, new RecordingHandler("c", events));
         ch.close();
         ch.runPendingTasks();
-        assertThat(removed).containsExactly("c", "b", "a", "late");
+        assertThat(events.stream().filter(e -> e.endsWith(":removed")))
+                .containsExactly("c:removed", "b:removed", "a:removed", "late:removed");
         assertThat(ch.pipeline().names()).isEmpty();
         assertThat(ch.pipeline().firstContext()).isNull();
     }
