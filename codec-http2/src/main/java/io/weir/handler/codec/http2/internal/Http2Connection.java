@@ -66,7 +66,7 @@ public final class Http2Connection {
     final Http2ConnectionConfig config;
     final Http2Settings localSettings;
     final Http2FrameReader reader;
-    final Http2FrameWriter writer = new Http2FrameWriter();
+    final Http2FrameWriter writer = new Http2FrameWriter().coalesce(true);
     final HpackDecoder decoder;
     final HpackEncoder encoder = new HpackEncoder();
     final Http2StreamIds ids;
@@ -199,6 +199,12 @@ public final class Http2Connection {
     /** Flushes the channel (an outbound flush from the application). */
     public void flush() {
         flushNeeded = false;
+        flushChannel();
+    }
+
+    /** Every flush of the connection: the frames the writer coalesced go down the pipeline first. */
+    private void flushChannel() {
+        writer.drain();
         ctx.flush();
     }
 
@@ -350,6 +356,7 @@ public final class Http2Connection {
         readNanos = now;
         timeouts.start(now);
         if (!server) {
+            writer.drain();
             ctx.write(Unpooled.wrappedBuffer(Http2Frames.connectionPreface()), ctx.voidPromise());
         }
         writeSettings(localSettings, ctx.voidPromise());
@@ -357,7 +364,7 @@ public final class Http2Connection {
         if (connectionIncrement > 0) {
             writer.writeWindowUpdate(ctx, 0, connectionIncrement, ctx.voidPromise());
         }
-        ctx.flush();
+        flushChannel();
     }
 
     public void closed(Throwable cause) {
@@ -366,6 +373,13 @@ public final class Http2Connection {
         extendedConnect.connectionClosed();
         timeouts.cancelAll();
         reader.close();
+        // Frames coalesced and not yet passed on: written if the channel is still open (the codec was taken out
+        // of the pipeline), since their owner may flush later; else they die with the channel.
+        if (ctx.channel().isActive()) {
+            writer.drain();
+        } else {
+            writer.discard(cause);
+        }
         if (!streams.isEmpty()) {
             for (int id : streams.keys()) {
                 Http2StreamRecord stream = streams.get(id);
@@ -435,7 +449,7 @@ public final class Http2Connection {
     public void flushIfNeeded() {
         if (flushNeeded) {
             flushNeeded = false;
-            ctx.flush();
+            flushChannel();
         }
     }
 
@@ -453,7 +467,7 @@ public final class Http2Connection {
                         + e.getMessage());
             }
             writeGoAway(ids.lastRemoteStreamId(), e.error().code(), Http2GoAwayDebugText.of(e.error()));
-            ctx.flush();
+            flushChannel();
         } catch (OutOfMemoryError oom) {
             // No memory for the GOAWAY: the close below still ends the connection.
         }
@@ -1083,6 +1097,14 @@ public final class Http2Connection {
     }
 
     /**
+     * Octets owed to the socket: those waiting in the channel ({@link #socketBacklogBytes}) and the frames the writer
+     * coalesced and has not passed on yet.
+     */
+    long backlogBytes() {
+        return socketBacklogBytes(ctx.channel()) + writer.coalescedBytes();
+    }
+
+    /**
      * Octets waiting in the channel for the socket, from its writability accounting: the high water mark less
      * what may still be queued while writable, or the low water mark plus what must drain while not.
      */
@@ -1103,7 +1125,7 @@ public final class Http2Connection {
      */
     private boolean socketBacklogOverHardLimit(ChannelPromise promise) {
         Channel ch = ctx.channel();
-        if (ch.isWritable() || failed || socketBacklogBytes(ch) <= config.outboundHardLimitBytes()) {
+        if (ch.isWritable() || failed || backlogBytes() <= config.outboundHardLimitBytes()) {
             return false;
         }
         Http2Exception e = connectionError(Http2Error.ENHANCE_YOUR_CALM, "more than "
@@ -1155,7 +1177,7 @@ public final class Http2Connection {
         } else {
             sendFinalGoAway();
         }
-        ctx.flush();
+        flushChannel();
         timeouts.armGracefulClose();
     }
 
@@ -1183,7 +1205,7 @@ public final class Http2Connection {
         }
         closePromise = null;
         timeouts.cancelGracefulClose();
-        ctx.flush();
+        flushChannel();
         ctx.close(p);
     }
 }

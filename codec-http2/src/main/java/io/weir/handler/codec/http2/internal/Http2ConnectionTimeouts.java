@@ -176,7 +176,7 @@ final class Http2ConnectionTimeouts {
         }
         progressNanos = c.nanoTime();
         progressSentBytes = c.flow.sentBytes;
-        progressBacklogBytes = Http2Connection.socketBacklogBytes(c.ctx.channel());
+        progressBacklogBytes = c.backlogBytes();
         progressCheck = schedule(progressTask, Math.max(1, writeProgressTimeoutMillis / 4));
     }
 
@@ -189,7 +189,7 @@ final class Http2ConnectionTimeouts {
         if (c.isFailed()) {
             return;
         }
-        long backlog = Http2Connection.socketBacklogBytes(c.ctx.channel());
+        long backlog = c.backlogBytes();
         long queued = c.flow.queuedBytes;
         if (queued == 0 && backlog == 0) {
             return; // nothing owed: the clock stops until output is owed again

@@ -4,11 +4,14 @@ import static io.weir.handler.codec.http2.internal.Http2Frames.*;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
+import io.weir.channel.AbstractVoidChannelPromise;
 import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
+import io.weir.channel.DefaultChannelPromise;
 import io.weir.handler.codec.http2.Http2Settings;
 import io.weir.util.ReferenceCountUtil;
+import java.util.ArrayList;
 
 /**
  * Writes HTTP/2 frames (RFC 9113 §4.1, §6) to a channel, in buffers from the channel's allocator
@@ -24,6 +27,16 @@ import io.weir.util.ReferenceCountUtil;
  * payload is small or padded is copied behind its header into one buffer; a larger one is written as the 9-octet
  * header followed by the caller's buffer as is, without a copy.
  *
+ * <p><b>Coalescing.</b> With {@link #coalesce(boolean)} on (a connection's writer), frames that fit are written one
+ * after another into one buffer of {@value #BATCH_CAPACITY_BYTES} octets, which goes down the pipeline as a single
+ * message when it is full, before any frame that does not go into it, and on {@link #drain()}, which the owner calls
+ * before every flush. A response's HEADERS and small DATA then cost no buffer, no outbound entry and no iovec of
+ * their own. The batch is passed on as soon as it holds what the channel still takes below its high-water mark, so
+ * the bytes it holds never hide a peer that stopped reading; and it is passed on at most
+ * {@value #BATCH_CAPACITY_BYTES} octets large but never much larger than its content ({@link #drain()} shrinks a
+ * mostly empty one), so a write-only peer cannot make a few queued octets hold a whole batch each. The promises of
+ * the frames in a batch complete when the batch is written, each as its own write would have.
+ *
  * <p><b>Errors.</b> Out-of-range arguments throw {@link IllegalArgumentException} naming the value; I/O failures
  * complete the promise.
  */
@@ -37,8 +50,241 @@ public final class Http2FrameWriter {
      */
     public static final int DEFAULT_DATA_COPY_THRESHOLD_BYTES = 256;
 
+    /** Octets of the buffer frames are coalesced into (see the class comment). */
+    public static final int BATCH_CAPACITY_BYTES = 8 * 1024;
+    /** A batch with less than this in it is copied into a buffer of its size when passed on. */
+    private static final int SHRINK_BELOW_BYTES = BATCH_CAPACITY_BYTES / 4;
+
     private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE_BYTES;
     private int dataCopyThreshold = DEFAULT_DATA_COPY_THRESHOLD_BYTES;
+    private boolean coalesce;
+    /** The frames written since the last {@link #drain()}, or null; written through {@link #batchCtx}. */
+    private ByteBuf batch;
+    private ChannelHandlerContext batchCtx;
+    /** The batch is passed on once it holds this many octets: what the channel took below its high-water mark. */
+    private int batchLimit;
+    /** A frame in the batch was written with the channel's void promise: a failure is reported there too. */
+    private boolean batchHasVoid;
+    /** The promises of the batch's frames that complete (not void), in order. */
+    private final ArrayList<ChannelPromise> batchPromises = new ArrayList<>();
+    /**
+     * The batch's other void promises (a stream channel's, one per stream), which hear of a failure only; the same
+     * one twice in a row is kept once. Not touched when the batch is written: most are out of cache by then.
+     */
+    private final ArrayList<ChannelPromise> batchVoidPromises = new ArrayList<>();
+
+    /**
+     * Coalesces the frames that fit into one buffer per {@link #BATCH_CAPACITY_BYTES} (see the class comment); off
+     * by default, so that each frame is one message. The owner must then call {@link #drain()} before each flush and
+     * {@link #discard(Throwable)} once the channel is gone. Turning it off passes on the batch.
+     */
+    public Http2FrameWriter coalesce(boolean on) {
+        if (!on) {
+            drain();
+        }
+        coalesce = on;
+        return this;
+    }
+
+    /**
+     * Passes the coalesced frames, if any, down the pipeline as one message (unflushed). Called before every flush,
+     * and by the writer itself before a frame that does not go into the batch.
+     */
+    public void drain() {
+        ByteBuf b = batch;
+        if (b == null) {
+            return;
+        }
+        ChannelHandlerContext ctx = batchCtx;
+        batch = null;
+        batchCtx = null;
+        ChannelPromise promise = batchPromise(ctx);
+        int length = b.readableBytes();
+        if (length == 0) {
+            b.release();
+            promise.trySuccess();
+            return;
+        }
+        if (length < SHRINK_BELOW_BYTES) {
+            b = shrunk(ctx, b, length);
+        }
+        ctx.write(b, promise);
+    }
+
+    /** {@code b}'s content in a buffer of its size ({@code b} released), or {@code b} if there is no memory for it. */
+    private static ByteBuf shrunk(ChannelHandlerContext ctx, ByteBuf b, int length) {
+        ByteBuf exact;
+        try {
+            exact = ctx.alloc().buffer(length);
+        } catch (OutOfMemoryError e) {
+            return b;
+        }
+        exact.writeBytes(b, b.readerIndex(), length);
+        b.release();
+        return exact;
+    }
+
+    /** Octets of the frames coalesced and not yet passed on (0 when not coalescing). */
+    public int coalescedBytes() {
+        ByteBuf b = batch;
+        return b == null ? 0 : b.readableBytes();
+    }
+
+    /**
+     * Releases the coalesced frames without writing them and fails their promises with {@code cause}: the channel
+     * closed (or the writer's owner is gone) before they were passed on.
+     */
+    public void discard(Throwable cause) {
+        ByteBuf b = batch;
+        if (b == null) {
+            return;
+        }
+        batch = null;
+        batchCtx = null;
+        batchHasVoid = false;
+        b.release();
+        failAll(taken(batchPromises), cause);
+        failAll(taken(batchVoidPromises), cause);
+    }
+
+    /**
+     * The promise of the batch's write: the channel's void promise when that is all the frames had, a void promise
+     * that passes a failure on to the frames' void promises when those are all they had, else a promise that
+     * completes every frame's.
+     */
+    private ChannelPromise batchPromise(ChannelHandlerContext ctx) {
+        boolean hasVoid = batchHasVoid;
+        batchHasVoid = false;
+        if (batchPromises.isEmpty()) {
+            return batchVoidPromises.isEmpty() ? ctx.voidPromise()
+                    : new BatchVoidPromise(ctx, taken(batchVoidPromises), hasVoid);
+        }
+        ChannelPromise[] promises = taken(batchPromises);
+        ChannelPromise[] voids = batchVoidPromises.isEmpty() ? null : taken(batchVoidPromises);
+        ChannelPromise promise = ctx.newPromise();
+        promise.addListener(f -> {
+            Throwable cause = f.cause();
+            if (cause == null) {
+                for (ChannelPromise p : promises) {
+                    p.trySuccess();
+                }
+            } else {
+                failAll(promises, cause);
+                BatchVoidPromise.failVoids(ctx, voids, hasVoid, cause);
+            }
+        });
+        return promise;
+    }
+
+    private static ChannelPromise[] taken(ArrayList<ChannelPromise> promises) {
+        ChannelPromise[] taken = promises.toArray(new ChannelPromise[0]);
+        promises.clear();
+        return taken;
+    }
+
+    static void failAll(ChannelPromise[] promises, Throwable cause) {
+        if (promises != null) {
+            for (ChannelPromise p : promises) {
+                p.tryFailure(cause);
+            }
+        }
+    }
+
+    /**
+     * The promise of a batch whose frames had only void promises: void too (the outbound buffer does not touch it
+     * when the batch is written), it passes a failure on to them.
+     */
+    private static final class BatchVoidPromise extends AbstractVoidChannelPromise {
+        private final ChannelHandlerContext ctx;
+        private final ChannelPromise[] voids;
+        private final boolean hasChannelVoid;
+
+        BatchVoidPromise(ChannelHandlerContext ctx, ChannelPromise[] voids, boolean hasChannelVoid) {
+            super(ctx.channel());
+            this.ctx = ctx;
+            this.voids = voids;
+            this.hasChannelVoid = hasChannelVoid;
+        }
+
+        static void failVoids(ChannelHandlerContext ctx, ChannelPromise[] voids, boolean hasChannelVoid,
+                Throwable cause) {
+            failAll(voids, cause);
+            if (hasChannelVoid) {
+                ctx.voidPromise().tryFailure(cause);
+            }
+        }
+
+        @Override
+        protected void failed(Throwable cause) {
+            failVoids(ctx, voids, hasChannelVoid, cause);
+        }
+
+        @Override
+        public ChannelPromise unvoid() {
+            ChannelPromise promise = new DefaultChannelPromise(channel());
+            promise.addListener(f -> {
+                if (!f.isSuccess()) {
+                    failed(f.cause());
+                }
+            });
+            return promise;
+        }
+    }
+
+    /**
+     * The buffer to write a frame of {@code length} octets into: the batch when coalescing and it fits (a new batch
+     * if the current one is full), else a buffer of its own, after the batch was passed on so that frames keep
+     * their order.
+     */
+    private ByteBuf frameBuffer(ChannelHandlerContext ctx, int length) {
+        // A loop: a write that fails at once (a closed channel) completes promises inside drain(), and whoever
+        // hears of it may write again, into a new batch, before drain() returns.
+        for (ByteBuf b; (b = batch) != null; ) {
+            if (batchCtx == ctx && b.writableBytes() >= length) {
+                return b;
+            }
+            drain();
+        }
+        if (!coalesce || length > BATCH_CAPACITY_BYTES || !ctx.channel().isActive()) {
+            return ctx.alloc().buffer(length);
+        }
+        ByteBuf b = ctx.alloc().buffer(BATCH_CAPACITY_BYTES, BATCH_CAPACITY_BYTES);
+        batch = b;
+        batchCtx = ctx;
+        batchLimit = (int) Math.max(FRAME_HEADER_LENGTH_BYTES,
+                Math.min(BATCH_CAPACITY_BYTES, ctx.channel().bytesBeforeUnwritable()));
+        return b;
+    }
+
+    /** Writes {@code out}, a frame's own buffer or the batch the frame went into. */
+    private ChannelFuture send(ChannelHandlerContext ctx, ByteBuf out, ChannelPromise promise) {
+        if (out != batch) {
+            return ctx.write(out, promise);
+        }
+        if (promise == ctx.voidPromise()) {
+            batchHasVoid = true;
+        } else if (promise.isVoid()) {
+            int n = batchVoidPromises.size();
+            if (n == 0 || batchVoidPromises.get(n - 1) != promise) {
+                batchVoidPromises.add(promise);
+            }
+        } else {
+            batchPromises.add(promise);
+        }
+        if (out.readableBytes() >= batchLimit) {
+            drain();
+        }
+        return promise;
+    }
+
+    /** Undoes a frame that failed half written: the batch loses what it got of it, a buffer of its own is freed. */
+    private void abandon(ByteBuf out, int frameStart) {
+        if (out == batch) {
+            out.writerIndex(frameStart);
+        } else {
+            out.release();
+        }
+    }
 
     /**
      * DATA payloads up to this many octets are copied behind their frame header; larger ones are written after it
@@ -90,13 +336,16 @@ public final class Http2FrameWriter {
         }
         int flags = endStream ? FLAG_END_STREAM : 0;
         if (padding == 0 && dataLength > dataCopyThreshold) {
-            ByteBuf header = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES);
-            writeFrameHeader(header, dataLength, DATA, flags, streamId);
-            // The header's own promise is not reported: it can only fail when the payload write behind it fails.
-            ctx.write(header, promise.isVoid() ? promise : ctx.newPromise());
-            return ctx.write(data, promise);
+            return writeHeaderThenPayload(ctx, dataLength, DATA, flags, streamId, data, promise);
         }
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + dataLength + padding);
+        ByteBuf out;
+        try {
+            out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + dataLength + padding);
+        } catch (Throwable t) {
+            data.release();
+            throw t;
+        }
+        int start = out.writerIndex();
         try {
             if (padding == 0) {
                 writeFrameHeader(out, dataLength, DATA, flags, streamId);
@@ -106,10 +355,41 @@ public final class Http2FrameWriter {
             }
             out.writeBytes(data, data.readerIndex(), dataLength);
             out.writeZero(padding > 0 ? padding - PAD_LENGTH_BYTES : 0);
+        } catch (RuntimeException e) {
+            abandon(out, start);
+            throw e;
         } finally {
             data.release();
         }
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
+    }
+
+    /**
+     * A frame header, then {@code payload} (non-empty) as a message of its own, without a copy. The header goes
+     * last into the batch, which is then passed on; its promise is not reported: the header can only fail when
+     * the payload's write behind it fails.
+     */
+    private ChannelFuture writeHeaderThenPayload(ChannelHandlerContext ctx, int length, int type, int flags,
+            int streamId, ByteBuf payload, ChannelPromise promise) {
+        ByteBuf b = batch;
+        if (b != null && batchCtx == ctx && b.writableBytes() >= FRAME_HEADER_LENGTH_BYTES) {
+            writeFrameHeader(b, length, type, flags, streamId);
+            drain();
+        } else {
+            // No batch to end (or one that cannot take the header): the header is a buffer of its own, as it was
+            // before coalescing, rather than a batch made and passed on for 9 octets.
+            drain();
+            ByteBuf header;
+            try {
+                header = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES);
+            } catch (Throwable t) {
+                payload.release();
+                throw t;
+            }
+            writeFrameHeader(header, length, type, flags, streamId);
+            ctx.write(header, promise.isVoid() ? promise : ctx.newPromise());
+        }
+        return ctx.write(payload, promise);
     }
 
     /** A HEADERS frame without priority, plus CONTINUATION frames as the block needs (§6.2, §6.10). */
@@ -143,7 +423,14 @@ public final class Http2FrameWriter {
         int flags = (endStream ? FLAG_END_STREAM : 0) | (padding > 0 ? FLAG_PADDED : 0)
                 | (hasPriority ? FLAG_PRIORITY : 0);
         int fixed = hasPriority ? PRIORITY_PAYLOAD_BYTES : 0;
-        ByteBuf out = ctx.alloc().buffer(blockFramesLength(headerBlock.readableBytes(), padding + fixed));
+        ByteBuf out;
+        try {
+            out = frameBuffer(ctx, blockFramesLength(headerBlock.readableBytes(), padding + fixed));
+        } catch (Throwable t) {
+            headerBlock.release();
+            throw t;
+        }
+        int start = out.writerIndex();
         try {
             int fragment = firstFragmentLength(headerBlock, padding + fixed);
             writeFrameHeader(out, padding + fixed + fragment, HEADERS,
@@ -157,12 +444,12 @@ public final class Http2FrameWriter {
             }
             writeFragments(out, headerBlock, fragment, padding, streamId);
         } catch (RuntimeException e) {
-            out.release();
+            abandon(out, start);
             throw e;
         } finally {
             headerBlock.release();
         }
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /**
@@ -184,7 +471,14 @@ public final class Http2FrameWriter {
             throw e;
         }
         int fixed = padding + PROMISED_STREAM_ID_BYTES;
-        ByteBuf out = ctx.alloc().buffer(blockFramesLength(headerBlock.readableBytes(), fixed));
+        ByteBuf out;
+        try {
+            out = frameBuffer(ctx, blockFramesLength(headerBlock.readableBytes(), fixed));
+        } catch (Throwable t) {
+            headerBlock.release();
+            throw t;
+        }
+        int start = out.writerIndex();
         try {
             int fragment = firstFragmentLength(headerBlock, fixed);
             writeFrameHeader(out, fixed + fragment, PUSH_PROMISE, (padding > 0 ? FLAG_PADDED : 0)
@@ -195,12 +489,12 @@ public final class Http2FrameWriter {
             out.writeInt(promisedStreamId);
             writeFragments(out, headerBlock, fragment, padding, streamId);
         } catch (RuntimeException e) {
-            out.release();
+            abandon(out, start);
             throw e;
         } finally {
             headerBlock.release();
         }
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /** Octets of a header block framed as a first frame with {@code fixed} extra octets plus CONTINUATIONs. */
@@ -236,11 +530,11 @@ public final class Http2FrameWriter {
             boolean exclusive, ChannelPromise promise) {
         checkStreamId(streamId);
         checkPriority(streamId, streamDependency, weight);
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + PRIORITY_PAYLOAD_BYTES);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + PRIORITY_PAYLOAD_BYTES);
         writeFrameHeader(out, PRIORITY_PAYLOAD_BYTES, PRIORITY, 0, streamId);
         out.writeInt(exclusive ? streamDependency | 0x8000_0000 : streamDependency);
         out.writeByte(weight - 1);
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /** A RST_STREAM frame (§6.4); {@code errorCode} is an unsigned 32-bit code (usually {@code Http2Error.code()}). */
@@ -248,10 +542,10 @@ public final class Http2FrameWriter {
             ChannelPromise promise) {
         checkStreamId(streamId);
         checkErrorCode(errorCode);
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + RST_STREAM_PAYLOAD_BYTES);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + RST_STREAM_PAYLOAD_BYTES);
         writeFrameHeader(out, RST_STREAM_PAYLOAD_BYTES, RST_STREAM, 0, streamId);
         out.writeInt((int) errorCode);
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /**
@@ -262,7 +556,7 @@ public final class Http2FrameWriter {
      */
     public ChannelFuture writeSettings(ChannelHandlerContext ctx, Http2Settings settings, ChannelPromise promise) {
         int length = settings.size() * SETTING_ENTRY_BYTES;
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + length);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + length);
         writeFrameHeader(out, length, SETTINGS, 0, 0);
         for (int id = 1; id <= Http2Settings.MAX_KNOWN_ID; id++) {
             if (settings.has(id)) {
@@ -270,22 +564,22 @@ public final class Http2FrameWriter {
                 out.writeInt((int) settings.get(id, 0));
             }
         }
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /** A SETTINGS frame with ACK and no payload (§6.5.3). */
     public ChannelFuture writeSettingsAck(ChannelHandlerContext ctx, ChannelPromise promise) {
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES);
         writeFrameHeader(out, 0, SETTINGS, FLAG_ACK, 0);
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /** A PING frame (§6.7), or its acknowledgement when {@code ack}; {@code data} is the 8 opaque octets. */
     public ChannelFuture writePing(ChannelHandlerContext ctx, boolean ack, long data, ChannelPromise promise) {
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + PING_PAYLOAD_BYTES);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + PING_PAYLOAD_BYTES);
         writeFrameHeader(out, PING_PAYLOAD_BYTES, PING, ack ? FLAG_ACK : 0, 0);
         out.writeLong(data);
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /**
@@ -312,7 +606,7 @@ public final class Http2FrameWriter {
         ByteBuf out;
         try {
             // Inside the try: a failed allocation (out of memory) still releases the debug data we own.
-            out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + GOAWAY_MIN_PAYLOAD_BYTES + debugLength);
+            out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + GOAWAY_MIN_PAYLOAD_BYTES + debugLength);
             writeFrameHeader(out, GOAWAY_MIN_PAYLOAD_BYTES + debugLength, GOAWAY, 0, 0);
             out.writeInt(lastStreamId);
             out.writeInt((int) errorCode);
@@ -320,7 +614,7 @@ public final class Http2FrameWriter {
         } finally {
             debugData.release();
         }
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /**
@@ -338,10 +632,10 @@ public final class Http2FrameWriter {
             throw new IllegalArgumentException("windowSizeIncrement: " + windowSizeIncrement
                     + " (expected 1..2147483647)");
         }
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + WINDOW_UPDATE_PAYLOAD_BYTES);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + WINDOW_UPDATE_PAYLOAD_BYTES);
         writeFrameHeader(out, WINDOW_UPDATE_PAYLOAD_BYTES, WINDOW_UPDATE, 0, streamId);
         out.writeInt(windowSizeIncrement);
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /**
@@ -354,11 +648,11 @@ public final class Http2FrameWriter {
         checkStreamId(prioritizedStreamId);
         int valueLength = priorityFieldValue.length();
         checkFrameLength(PRIORITY_UPDATE_MIN_PAYLOAD_BYTES + valueLength);
-        ByteBuf out = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES + PRIORITY_UPDATE_MIN_PAYLOAD_BYTES + valueLength);
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + PRIORITY_UPDATE_MIN_PAYLOAD_BYTES + valueLength);
         writeFrameHeader(out, PRIORITY_UPDATE_MIN_PAYLOAD_BYTES + valueLength, PRIORITY_UPDATE, 0, 0);
         out.writeInt(prioritizedStreamId);
         ByteBufUtil.writeAscii(out, priorityFieldValue);
-        return ctx.write(out, promise);
+        return send(ctx, out, promise);
     }
 
     /**
@@ -386,14 +680,13 @@ public final class Http2FrameWriter {
             payload.release();
             throw e;
         }
-        ByteBuf header = ctx.alloc().buffer(FRAME_HEADER_LENGTH_BYTES);
-        writeFrameHeader(header, length, frameType, flags, streamId);
-        if (length == 0) {
-            ReferenceCountUtil.release(payload);
-            return ctx.write(header, promise);
+        if (length > 0) {
+            return writeHeaderThenPayload(ctx, length, frameType, flags, streamId, payload, promise);
         }
-        ctx.write(header, promise.isVoid() ? promise : ctx.newPromise());
-        return ctx.write(payload, promise);
+        ReferenceCountUtil.release(payload);
+        ByteBuf header = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES);
+        writeFrameHeader(header, 0, frameType, flags, streamId);
+        return send(ctx, header, promise);
     }
 
     /** The 9-octet header of §4.1: Length (24), Type (8), Flags (8), R (1) = 0, Stream Identifier (31). */

@@ -9,13 +9,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
 import io.weir.buffer.Unpooled;
-import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.embedded.EmbeddedChannel;
 import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2Settings;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -27,16 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Golden bytes per frame type (typed from RFC 9113 §6), read back by the reader, and the writer's argument checks. */
 class Http2FrameWriterTest {
-
-    /** Captures the context of the only handler, through which the writer writes. */
-    private static final class ContextCapture implements ChannelHandler {
-        ChannelHandlerContext ctx;
-
-        @Override
-        public void handlerAdded(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-        }
-    }
 
     private final ContextCapture capture = new ContextCapture();
     private final EmbeddedChannel channel = new EmbeddedChannel(capture);
@@ -53,13 +41,7 @@ class Http2FrameWriterTest {
 
     /** Flushes and drains the written buffers, releasing them. */
     private List<ByteBuf> drainRetained() {
-        ctx().flush();
-        channel.runPendingTasks();
-        List<ByteBuf> out = new ArrayList<>();
-        for (Object msg; (msg = channel.readOutbound()) != null; ) {
-            out.add((ByteBuf) msg);
-        }
-        return out;
+        return capture.flushAndTake(channel);
     }
 
     private String written() {
@@ -142,6 +124,17 @@ class Http2FrameWriterTest {
         Http2FrameReader reader = new Http2FrameReader(false, listener);
         assertThat(feed(reader, EMPTY_SETTINGS + out)).isZero();
         assertThat(listener.events).containsExactly("SETTINGS Http2Settings{}", event);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goldens")
+    void writesTheSameGoldenFrameWhenCoalescing(String name, Write write, String hex, String event) {
+        Http2FrameWriter coalescing = new Http2FrameWriter().coalesce(true);
+        writer.writeSettingsAck(ctx(), ctx().voidPromise());
+        write.write(coalescing, ctx());
+        coalescing.writeSettingsAck(ctx(), ctx().voidPromise());
+        coalescing.drain();
+        assertThat(written()).isEqualTo("000000040100000000" + hex + "000000040100000000");
     }
 
     @Test
