@@ -997,9 +997,7 @@ public final class Http2Connection {
     }
 
     private void writeHeadersNow(Http2StreamRecord stream, Http2HeadersFrame frame, ChannelPromise promise) {
-        ByteBuf block = ctx.alloc().buffer(128);
-        encoder.encode(frame.headers(), block);
-        writer.writeHeaders(ctx, stream.id, block, 0, frame.endStream(), promise);
+        writer.writeHeaders(ctx, stream.id, frame.headers(), encoder, frame.endStream(), promise);
         // A head we send (a 100 Continue above all) invites the body: the peer's read clock starts over.
         stream.lastReadNanos = now();
         if (stream.connectProtocol && !frame.endStream() && isSuccess(frame.headers().status())) {

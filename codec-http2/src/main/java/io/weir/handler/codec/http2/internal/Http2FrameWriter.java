@@ -9,7 +9,9 @@ import io.weir.channel.ChannelFuture;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.DefaultChannelPromise;
+import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.handler.codec.http2.Http2Settings;
+import io.weir.handler.codec.http2.internal.hpack.HpackEncoder;
 import io.weir.util.ReferenceCountUtil;
 import java.util.ArrayList;
 
@@ -31,7 +33,9 @@ import java.util.ArrayList;
  * after another into one buffer of {@value #BATCH_CAPACITY_BYTES} octets, which goes down the pipeline as a single
  * message when it is full, before any frame that does not go into it, and on {@link #drain()}, which the owner calls
  * before every flush. A response's HEADERS and small DATA then cost no buffer, no outbound entry and no iovec of
- * their own. The batch is passed on as soon as it holds what the channel still takes below its high-water mark, so
+ * their own; DATA payloads up to {@value #COALESCED_DATA_COPY_BYTES} octets are copied into the batch, larger ones
+ * end it with their header and follow without a copy. A HEADERS block is encoded straight into the batch
+ * ({@link #writeHeaders(ChannelHandlerContext, int, Http2Headers, HpackEncoder, boolean, ChannelPromise)}). The batch is passed on as soon as it holds what the channel still takes below its high-water mark, so
  * the bytes it holds never hide a peer that stopped reading; and it is passed on at most
  * {@value #BATCH_CAPACITY_BYTES} octets large but never much larger than its content ({@link #drain()} shrinks a
  * mostly empty one), so a write-only peer cannot make a few queued octets hold a whole batch each. The promises of
@@ -52,6 +56,12 @@ public final class Http2FrameWriter {
 
     /** Octets of the buffer frames are coalesced into (see the class comment). */
     public static final int BATCH_CAPACITY_BYTES = 8 * 1024;
+    /**
+     * While coalescing, DATA payloads up to this many octets are copied into the batch, whatever the copy
+     * threshold: a payload passed on by itself ends the batch, whose next frames then start another (a gRPC
+     * response of 1 KiB is HEADERS, DATA and trailers).
+     */
+    public static final int COALESCED_DATA_COPY_BYTES = 2 * 1024;
     /** A batch with less than this in it is copied into a buffer of its size when passed on. */
     private static final int SHRINK_BELOW_BYTES = BATCH_CAPACITY_BYTES / 4;
 
@@ -335,7 +345,8 @@ public final class Http2FrameWriter {
             throw e;
         }
         int flags = endStream ? FLAG_END_STREAM : 0;
-        if (padding == 0 && dataLength > dataCopyThreshold) {
+        if (padding == 0 && dataLength > dataCopyThreshold
+                && (!coalesce || dataLength > COALESCED_DATA_COPY_BYTES)) {
             return writeHeaderThenPayload(ctx, dataLength, DATA, flags, streamId, data, promise);
         }
         ByteBuf out;
@@ -390,6 +401,43 @@ public final class Http2FrameWriter {
             ctx.write(header, promise.isVoid() ? promise : ctx.newPromise());
         }
         return ctx.write(payload, promise);
+    }
+
+    /**
+     * A HEADERS frame without padding or priority whose block {@code encoder} encodes from {@code headers} straight
+     * into the frame's buffer (the batch, when coalescing), when the block cannot need a CONTINUATION; otherwise
+     * the block is encoded into a buffer of its own and written as {@link #writeHeaders(ChannelHandlerContext, int,
+     * ByteBuf, int, boolean, ChannelPromise)} does. The encoder's table changes either way, as the peer's will.
+     */
+    public ChannelFuture writeHeaders(ChannelHandlerContext ctx, int streamId, Http2Headers headers,
+            HpackEncoder encoder, boolean endStream, ChannelPromise promise) {
+        checkStreamId(streamId);
+        long bound = HpackEncoder.maxEncodedLength(headers);
+        if (bound > maxFrameSize) {
+            ByteBuf block = ctx.alloc().buffer(128);
+            try {
+                encoder.encode(headers, block);
+            } catch (RuntimeException e) {
+                block.release();
+                throw e;
+            }
+            return writeHeaders(ctx, streamId, block, 0, endStream, promise);
+        }
+        ByteBuf out = frameBuffer(ctx, FRAME_HEADER_LENGTH_BYTES + (int) bound);
+        int start = out.writerIndex();
+        try {
+            out.writerIndex(start + FRAME_HEADER_LENGTH_BYTES);
+            encoder.encode(headers, out);
+        } catch (RuntimeException e) {
+            abandon(out, start);
+            throw e;
+        }
+        int blockLength = out.writerIndex() - start - FRAME_HEADER_LENGTH_BYTES;
+        out.setMedium(start, blockLength);
+        out.setByte(start + 3, HEADERS);
+        out.setByte(start + 4, FLAG_END_HEADERS | (endStream ? FLAG_END_STREAM : 0));
+        out.setInt(start + 5, streamId);
+        return send(ctx, out, promise);
     }
 
     /** A HEADERS frame without priority, plus CONTINUATION frames as the block needs (§6.2, §6.10). */

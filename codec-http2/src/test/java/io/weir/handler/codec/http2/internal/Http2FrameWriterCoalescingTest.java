@@ -12,7 +12,9 @@ import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.channel.WriteBufferWaterMark;
 import io.weir.channel.embedded.EmbeddedChannel;
+import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.handler.codec.http2.Http2Settings;
+import io.weir.handler.codec.http2.internal.hpack.HpackEncoder;
 import io.weir.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
@@ -112,6 +114,31 @@ class Http2FrameWriterCoalescingTest {
     }
 
     @Test
+    void headersEncodedInPlaceAreTheFramesOfASeparatelyEncodedBlock() {
+        Http2Headers small = new Http2Headers().status("200").add("content-type", "text/plain")
+                .add("x-request", "a".repeat(300));
+        // Larger than the peer's max frame size: encoded apart and split into HEADERS + CONTINUATION.
+        Http2Headers large = new Http2Headers().status("200").add("x-large", "b".repeat(20_000));
+        HpackEncoder inPlace = new HpackEncoder();
+        HpackEncoder apart = new HpackEncoder();
+        Http2FrameWriter plain = new Http2FrameWriter();
+        for (Http2Headers headers : List.of(small, small, large)) {
+            writer.writeHeaders(ctx(), 3, headers, inPlace, true, ctx().voidPromise());
+            List<ByteBuf> got = flushed();
+            ByteBuf block = Unpooled.buffer();
+            apart.encode(headers, block);
+            plain.writeHeaders(ctx(), 3, block, 0, true, ctx().voidPromise());
+            List<ByteBuf> expected = flushed();
+            try {
+                assertThat(hex(got)).isEqualTo(hex(expected));
+            } finally {
+                release(got);
+                release(expected);
+            }
+        }
+    }
+
+    @Test
     void everyPromiseCompletesWhenTheBatchIsWritten() {
         ChannelPromise first = ctx().newPromise();
         ChannelPromise second = ctx().newPromise();
@@ -195,13 +222,28 @@ class Http2FrameWriterCoalescingTest {
     @Test
     void largeDataEndsTheBatchWithItsHeaderAndFollowsWithoutACopy() {
         writer.writeSettingsAck(ctx(), ctx().voidPromise());
-        ByteBuf data = Unpooled.buffer(2000).writeZero(2000);
+        ByteBuf data = Unpooled.buffer(4000).writeZero(4000);
         writer.writeData(ctx(), 1, data, 0, false, ctx().voidPromise());
         List<ByteBuf> out = flushed();
         try {
             assertThat(out).hasSize(2);
-            assertThat(ByteBufUtil.hexDump(out.get(0))).isEqualTo("000000040100000000" + "0007d0000000000001");
+            assertThat(ByteBufUtil.hexDump(out.get(0))).isEqualTo("000000040100000000" + "000fa0000000000001");
             assertThat(out.get(1)).isSameAs(data);
+        } finally {
+            release(out);
+        }
+    }
+
+    @Test
+    void dataUpToTheCoalescedCopyLimitIsCopiedIntoTheBatch() {
+        ByteBuf data = Unpooled.buffer().writeZero(Http2FrameWriter.COALESCED_DATA_COPY_BYTES);
+        writer.writeData(ctx(), 1, data, 0, false, ctx().voidPromise());
+        assertThat(data.refCnt()).isZero();
+        writer.writeRstStream(ctx(), 1, 8, ctx().voidPromise());
+        List<ByteBuf> out = flushed();
+        try {
+            assertThat(out).singleElement().satisfies(b -> assertThat(b.readableBytes())
+                    .isEqualTo(9 + Http2FrameWriter.COALESCED_DATA_COPY_BYTES + 13));
         } finally {
             release(out);
         }

@@ -146,12 +146,8 @@ public final class HpackEncoder {
     public void encode(Http2Headers headers, ByteBuf out) {
         int n = headers.size();
         // The block is written into an array in one go (the buffer's own, or a scratch array copied once into a
-        // direct buffer), sized for the worst case: per field three integers and both strings raw, since Huffman
-        // coding is used only when it is shorter.
-        long bound = 2L * MAX_INT_BYTES;
-        for (int i = 0; i < n; i++) {
-            bound += 3L * MAX_INT_BYTES + headers.name(i).length() + headers.value(i).length();
-        }
+        // direct buffer), sized for the worst case.
+        long bound = maxEncodedLength(headers);
         if (bound > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("header block too large to encode: up to " + bound + " bytes");
         }
@@ -184,6 +180,20 @@ public final class HpackEncoder {
         } finally {
             buf = null;
         }
+    }
+
+    /**
+     * The most octets {@link #encode} can write for {@code headers}, whatever the dynamic table holds: per field
+     * three integers and both strings raw (Huffman coding is used only when it is shorter), plus two table size
+     * updates.
+     */
+    public static long maxEncodedLength(Http2Headers headers) {
+        int n = headers.size();
+        long bound = 2L * MAX_INT_BYTES;
+        for (int i = 0; i < n; i++) {
+            bound += 3L * MAX_INT_BYTES + headers.name(i).length() + headers.value(i).length();
+        }
+        return bound;
     }
 
     // Package-private views for tests.
