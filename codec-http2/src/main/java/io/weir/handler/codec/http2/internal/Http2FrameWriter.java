@@ -35,11 +35,12 @@ import java.util.ArrayList;
  * before every flush. A response's HEADERS and small DATA then cost no buffer, no outbound entry and no iovec of
  * their own; DATA payloads up to {@value #COALESCED_DATA_COPY_BYTES} octets are copied into the batch, larger ones
  * end it with their header and follow without a copy. A HEADERS block is encoded straight into the batch
- * ({@link #writeHeaders(ChannelHandlerContext, int, Http2Headers, HpackEncoder, boolean, ChannelPromise)}). The batch is passed on as soon as it holds what the channel still takes below its high-water mark, so
- * the bytes it holds never hide a peer that stopped reading; and it is passed on at most
- * {@value #BATCH_CAPACITY_BYTES} octets large but never much larger than its content ({@link #drain()} shrinks a
- * mostly empty one), so a write-only peer cannot make a few queued octets hold a whole batch each. The promises of
- * the frames in a batch complete when the batch is written, each as its own write would have.
+ * ({@link #writeHeaders(ChannelHandlerContext, int, Http2Headers, HpackEncoder, boolean, ChannelPromise)}).
+ * The batch is passed on as soon as it holds what the channel still takes below its high-water mark, so the bytes it
+ * holds never hide a peer that stopped reading; and it is passed on at most {@value #BATCH_CAPACITY_BYTES} octets
+ * large but never much larger than its content ({@link #drain()} shrinks a mostly empty one), so a write-only peer
+ * cannot make a few queued octets hold a whole batch each. The promises of the frames in a batch complete when the
+ * batch is written, each as its own write would have.
  *
  * <p><b>Errors.</b> Out-of-range arguments throw {@link IllegalArgumentException} naming the value; I/O failures
  * complete the promise.
