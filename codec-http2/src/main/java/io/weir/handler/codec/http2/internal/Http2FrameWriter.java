@@ -40,7 +40,10 @@ import java.util.ArrayList;
  * holds never hide a peer that stopped reading; and it is passed on at most {@value #BATCH_CAPACITY_BYTES} octets
  * large but never much larger than its content ({@link #drain()} shrinks a mostly empty one), so a write-only peer
  * cannot make a few queued octets hold a whole batch each. The promises of the frames in a batch complete when the
- * batch is written, each as its own write would have.
+ * batch is written, each as its own write would have. HTTP/1.1's {@code HttpServerCodec} batches pipelined
+ * responses by the same rules (passed on when full, at the high-water mark, before any other write and at a flush);
+ * its batch is its own because it takes only whole responses with a void promise, encoded at lengths not known
+ * before, into a buffer that may grow.
  *
  * <p><b>Errors.</b> Out-of-range arguments throw {@link IllegalArgumentException} naming the value; I/O failures
  * complete the promise.
@@ -65,6 +68,7 @@ public final class Http2FrameWriter {
     public static final int COALESCED_DATA_COPY_BYTES = 2 * 1024;
     /** A batch with less than this in it is copied into a buffer of its size when passed on. */
     private static final int SHRINK_BELOW_BYTES = BATCH_CAPACITY_BYTES / 4;
+    private static final ChannelPromise[] NO_PROMISES = new ChannelPromise[0];
 
     private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE_BYTES;
     private int dataCopyThreshold = DEFAULT_DATA_COPY_THRESHOLD_BYTES;
@@ -107,9 +111,11 @@ public final class Http2FrameWriter {
             return;
         }
         ChannelHandlerContext ctx = batchCtx;
+        // Made while the batch is still held: if it cannot be made (out of memory), the batch and its frames'
+        // promises stay here, for the next drain or the discard of the failing connection.
+        ChannelPromise promise = batchPromise(ctx);
         batch = null;
         batchCtx = null;
-        ChannelPromise promise = batchPromise(ctx);
         int length = b.readableBytes();
         if (length == 0) {
             b.release();
@@ -154,8 +160,12 @@ public final class Http2FrameWriter {
         batchCtx = null;
         batchHasVoid = false;
         b.release();
-        failAll(taken(batchPromises), cause);
-        failAll(taken(batchVoidPromises), cause);
+        ChannelPromise[] promises = batchPromises.toArray(NO_PROMISES);
+        ChannelPromise[] voids = batchVoidPromises.toArray(NO_PROMISES);
+        batchPromises.clear();
+        batchVoidPromises.clear();
+        failAll(promises, cause);
+        failAll(voids, cause);
     }
 
     /**
@@ -164,14 +174,25 @@ public final class Http2FrameWriter {
      * completes every frame's.
      */
     private ChannelPromise batchPromise(ChannelHandlerContext ctx) {
+        // Everything is allocated before the lists are cleared, so a failed allocation leaves them as they were.
         boolean hasVoid = batchHasVoid;
-        batchHasVoid = false;
+        ChannelPromise promise;
         if (batchPromises.isEmpty()) {
-            return batchVoidPromises.isEmpty() ? ctx.voidPromise()
-                    : new BatchVoidPromise(ctx, taken(batchVoidPromises), hasVoid);
+            promise = batchVoidPromises.isEmpty() ? ctx.voidPromise()
+                    : new BatchVoidPromise(ctx, batchVoidPromises.toArray(NO_PROMISES), hasVoid);
+        } else {
+            promise = completingPromise(ctx, batchPromises.toArray(NO_PROMISES),
+                    batchVoidPromises.isEmpty() ? null : batchVoidPromises.toArray(NO_PROMISES), hasVoid);
         }
-        ChannelPromise[] promises = taken(batchPromises);
-        ChannelPromise[] voids = batchVoidPromises.isEmpty() ? null : taken(batchVoidPromises);
+        batchPromises.clear();
+        batchVoidPromises.clear();
+        batchHasVoid = false;
+        return promise;
+    }
+
+    /** A promise whose outcome completes {@code promises} and tells {@code voids} (if any) of a failure. */
+    private static ChannelPromise completingPromise(ChannelHandlerContext ctx, ChannelPromise[] promises,
+            ChannelPromise[] voids, boolean hasVoid) {
         ChannelPromise promise = ctx.newPromise();
         promise.addListener(f -> {
             Throwable cause = f.cause();
@@ -185,12 +206,6 @@ public final class Http2FrameWriter {
             }
         });
         return promise;
-    }
-
-    private static ChannelPromise[] taken(ArrayList<ChannelPromise> promises) {
-        ChannelPromise[] taken = promises.toArray(new ChannelPromise[0]);
-        promises.clear();
-        return taken;
     }
 
     static void failAll(ChannelPromise[] promises, Throwable cause) {
@@ -417,7 +432,7 @@ public final class Http2FrameWriter {
         if (bound > maxFrameSize) {
             ByteBuf block = ctx.alloc().buffer(128);
             try {
-                encoder.encode(headers, block);
+                encoder.encode(headers, block, bound);
             } catch (RuntimeException e) {
                 block.release();
                 throw e;
@@ -428,7 +443,7 @@ public final class Http2FrameWriter {
         int start = out.writerIndex();
         try {
             out.writerIndex(start + FRAME_HEADER_LENGTH_BYTES);
-            encoder.encode(headers, out);
+            encoder.encode(headers, out, bound);
         } catch (RuntimeException e) {
             abandon(out, start);
             throw e;

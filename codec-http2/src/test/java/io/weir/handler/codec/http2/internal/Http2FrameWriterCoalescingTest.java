@@ -1,6 +1,7 @@
 package io.weir.handler.codec.http2.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.weir.buffer.ByteBuf;
 import io.weir.buffer.ByteBufUtil;
@@ -317,11 +318,9 @@ class Http2FrameWriterCoalescingTest {
         writer.writeSettings(ctx(), settings, ctx().voidPromise());
         int before = writer.coalescedBytes();
         ByteBuf block = Unpooled.buffer().writeZero(10);
-        try {
-            writer.writeHeaders(ctx(), 0, block, 0, true, ctx().voidPromise());
-        } catch (IllegalArgumentException expected) {
-            // stream id 0: refused before anything is written
-        }
+        // Stream id 0: refused before anything is written.
+        assertThatThrownBy(() -> writer.writeHeaders(ctx(), 0, block, 0, true, ctx().voidPromise()))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(block.refCnt()).isZero();
         assertThat(writer.coalescedBytes()).isEqualTo(before);
         List<ByteBuf> out = flushed();

@@ -144,10 +144,17 @@ public final class HpackEncoder {
      * @param out the buffer to append to; the caller owns it
      */
     public void encode(Http2Headers headers, ByteBuf out) {
+        encode(headers, out, maxEncodedLength(headers));
+    }
+
+    /**
+     * {@link #encode(Http2Headers, ByteBuf)} for a caller that already took {@code bound}, the value of
+     * {@link #maxEncodedLength(Http2Headers)} for {@code headers} (to choose where the block goes).
+     */
+    public void encode(Http2Headers headers, ByteBuf out, long bound) {
         int n = headers.size();
         // The block is written into an array in one go (the buffer's own, or a scratch array copied once into a
         // direct buffer), sized for the worst case.
-        long bound = maxEncodedLength(headers);
         if (bound > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("header block too large to encode: up to " + bound + " bytes");
         }
