@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -214,8 +215,11 @@ final class Http2Attacker implements AutoCloseable {
         byte[] header = {(byte) (payload.length >>> 16), (byte) (payload.length >>> 8), (byte) payload.length,
                 (byte) type, (byte) flags, (byte) (streamId >>> 24), (byte) (streamId >>> 16),
                 (byte) (streamId >>> 8), (byte) streamId};
-        out.write(header);
-        out.write(payload);
+        // One write per frame: a frame split over two segments lets a server that rejects it on its header close
+        // before the rest arrives, and the kernel then answers the late octets with a reset.
+        byte[] frame = Arrays.copyOf(header, header.length + payload.length);
+        System.arraycopy(payload, 0, frame, header.length, payload.length);
+        out.write(frame);
     }
 
     /** RFC 7541 §5.2: a string literal, not Huffman-coded, its length as a 7-bit prefix integer. */

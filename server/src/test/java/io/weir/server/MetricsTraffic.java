@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -107,8 +108,13 @@ final class MetricsTraffic implements AutoCloseable {
             peer.flush();
             InputStream in = peer.socket.getInputStream();
             byte[] sink = new byte[4096];
-            while (in.read(sink) >= 0) {
-                // Drains the server's SETTINGS and GOAWAY until it closes.
+            try {
+                while (in.read(sink) >= 0) {
+                    // Drains the server's SETTINGS and GOAWAY until it closes.
+                }
+            } catch (SocketException reset) {
+                // Closed as well: a server closes after GOAWAY (RFC 9113 §5.4.1), and octets of ours that were still
+                // on their way then make its kernel answer with a reset.
             }
         }
     }
