@@ -5,6 +5,7 @@ import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -16,6 +17,11 @@ import jdk.jfr.Timespan;
  */
 final class JfrEvents {
     private JfrEvents() {
+    }
+
+    /** {@link FlightRecorder#isInitialized()}: a static read, and loading {@code FlightRecorder} builds nothing. */
+    static boolean initialized() {
+        return FlightRecorder.isInitialized();
     }
 
     static void connectionOpened(Object channelId, Object localAddress, Object remoteAddress) {

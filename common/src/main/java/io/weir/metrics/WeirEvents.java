@@ -12,6 +12,11 @@ import javax.net.ssl.SSLSession;
  *
  * <p>These methods are called by Weir's components on the event loop; the text fields are built only when the
  * event is enabled, so a method costs a check while nothing records.
+ *
+ * <p>Until Flight Recorder is initialized (a recording started by {@code -XX:StartFlightRecording}, {@code jcmd
+ * JFR.start} or the {@code jdk.jfr} API), no event can be enabled, and the event classes are not even loaded: the
+ * first load of an event class makes the JDK build Flight Recorder's metadata on the loading thread, which took
+ * about 150 ms on an event loop in the middle of serving (the first GOAWAY a gRPC server received).
  */
 public final class WeirEvents {
     /** The {@code direction} of a frame event: the frame was sent. */
@@ -23,9 +28,14 @@ public final class WeirEvents {
     private WeirEvents() {
     }
 
+    /** Whether an event could be enabled: the module is there and Flight Recorder is initialized (see above). */
+    private static boolean live() {
+        return JFR && JfrEvents.initialized();
+    }
+
     /** A connection became active. */
     public static void connectionOpened(Object channelId, Object localAddress, Object remoteAddress) {
-        if (JFR) {
+        if (live()) {
             JfrEvents.connectionOpened(channelId, localAddress, remoteAddress);
         }
     }
@@ -33,7 +43,7 @@ public final class WeirEvents {
     /** A connection closed after {@code lifetimeNanos}, having carried the bytes given. */
     public static void connectionClosed(Object channelId, Object remoteAddress, ChannelMetrics.CloseReason reason,
                                         long lifetimeNanos, long bytesRead, long bytesWritten) {
-        if (JFR) {
+        if (live()) {
             JfrEvents.connectionClosed(channelId, remoteAddress, reason, lifetimeNanos, bytesRead, bytesWritten);
         }
     }
@@ -43,7 +53,7 @@ public final class WeirEvents {
      * call on some engines) when nobody does.
      */
     public static boolean isTlsHandshakeEnabled() {
-        return JFR && JfrEvents.isTlsHandshakeEnabled();
+        return live() && JfrEvents.isTlsHandshakeEnabled();
     }
 
     /**
@@ -53,28 +63,28 @@ public final class WeirEvents {
     public static void tlsHandshake(Object remoteAddress, TlsMetrics.Engine engine, SSLSession session,
                                     boolean resumed, TlsMetrics.FailureReason failure, Throwable cause,
                                     long durationNanos) {
-        if (JFR) {
+        if (live()) {
             JfrEvents.tlsHandshake(remoteAddress, engine, session, resumed, failure, cause, durationNanos);
         }
     }
 
     /** An HTTP/2 GOAWAY was {@link #SENT} or {@link #RECEIVED}. */
     public static void http2GoAway(Object remoteAddress, String direction, int lastStreamId, long errorCode) {
-        if (JFR) {
+        if (live()) {
             JfrEvents.http2GoAway(remoteAddress, direction, lastStreamId, errorCode);
         }
     }
 
     /** An HTTP/2 RST_STREAM was {@link #SENT} or {@link #RECEIVED}. */
     public static void http2Reset(Object remoteAddress, String direction, int streamId, long errorCode) {
-        if (JFR) {
+        if (live()) {
             JfrEvents.http2Reset(remoteAddress, direction, streamId, errorCode);
         }
     }
 
     /** An event-loop task ran for {@code durationNanos}, at least the slow-task threshold. */
     public static void slowTask(Object task, long durationNanos) {
-        if (JFR) {
+        if (live()) {
             JfrEvents.slowTask(task, durationNanos);
         }
     }

@@ -2,15 +2,11 @@ package io.weir.util.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import io.weir.testing.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -33,23 +29,13 @@ class Slf4jRoutingTest {
     @Test
     void weirRecordsComeOutOfLogbackThroughSlf4j() throws Exception {
         List<String> classPath = new ArrayList<>();
-        classPath.add(Path.of(NativeFallback.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .toString());
-        classPath.add(Path.of(Child.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        classPath.add(ChildJvm.location(NativeFallback.class));
+        classPath.add(ChildJvm.location(Child.class));
         try (Stream<Path> jars = Files.list(JARS)) {
             jars.filter(p -> p.toString().endsWith(".jar")).forEach(p -> classPath.add(p.toString()));
         }
         assertThat(classPath).as("the jars maven-dependency-plugin copied to " + JARS).hasSizeGreaterThan(5);
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", String.join(File.pathSeparator, classPath), Child.class.getName())
-                .redirectErrorStream(true).start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = child.getInputStream()) {
-            in.transferTo(out);
-        }
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String output = out.toString(StandardCharsets.UTF_8);
-        assertThat(child.exitValue()).as(output).isZero();
+        String output = ChildJvm.run(classPath, Child.class);
         // Logback's default layout: "HH:mm:ss.SSS [thread] LEVEL logger -- message"; java.util.logging would print
         // "INFO: demo-native unavailable" on a line of its own after a date line instead.
         assertThat(output).as(output).containsPattern(
