@@ -12,9 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	testpb "google.golang.org/grpc/interop/grpc_testing"
+
+	"weir.io/grpc-interop/loadclient"
 )
 
 func main() {
@@ -25,13 +25,8 @@ func main() {
 	duration := flag.Int("d", 10, "measured seconds")
 	flag.Parse()
 
-	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	conn, client := loadclient.Connect(*addr)
 	defer conn.Close()
-	client := testpb.NewBenchmarkServiceClient(conn)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*warmup+*duration+30)*time.Second)
 	defer cancel()
 
