@@ -1,10 +1,12 @@
-// Command rateload calls UnaryCall at a fixed rate, which grpc-go's benchmark client (closed-loop: each of its
-// -r calls starts the next as soon as it ends) cannot: at a rate both servers can sustain, the server's CPU per call
-// is compared at equal work instead of at whatever rate the client reaches. It paces -rate calls per second over one
-// connection, at most -max outstanding (more wait in a queue as deep), each with a -req byte payload asking for a -resp byte answer, and measures
-// each call's latency from its scheduled start, so a stall is charged to every call it delayed. After -w seconds of
-// warm-up it counts the calls completed in -d seconds and prints "qps: N p50_us: N p99_us: N skipped: N" (skipped:
-// scheduled calls not started because -max were outstanding; a run with any is overloaded, not measured).
+// Command rateload calls BenchmarkService at a fixed rate, which grpc-go's benchmark client (closed-loop: each of
+// its -r calls starts the next as soon as it ends) cannot: at a rate both servers can sustain, the server's CPU per
+// call is compared at equal work instead of at whatever rate the client reaches. It paces -rate calls per second over
+// one connection to -max workers (more calls wait in a queue as deep), each call a -req byte payload asking for a
+// -resp byte answer, and measures each call's latency from its scheduled start, so a stall is charged to every call
+// it delayed. -mode unary makes each call a UnaryCall; -mode pingpong gives each worker one StreamingCall and makes
+// each call one request and its response on it. After -w seconds of warm-up it counts the calls completed in -d
+// seconds and prints "qps: N p50_us: N p99_us: N skipped: N" (skipped: scheduled calls dropped because every worker
+// was busy and the queue full; a run with many is overloaded).
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "server host:port")
+	mode := flag.String("mode", "unary", "unary or pingpong")
 	rate := flag.Int("rate", 10000, "calls per second")
 	maxOutstanding := flag.Int("max", 100, "most calls outstanding at once")
 	req := flag.Int("req", 1024, "request payload bytes")
@@ -33,6 +36,10 @@ func main() {
 	flag.Parse()
 	if *rate <= 0 || *maxOutstanding <= 0 || *duration <= 0 {
 		fmt.Fprintln(os.Stderr, "-rate, -max and -d must be positive")
+		os.Exit(2)
+	}
+	if *mode != "unary" && *mode != "pingpong" {
+		fmt.Fprintln(os.Stderr, "-mode must be unary or pingpong")
 		os.Exit(2)
 	}
 
@@ -59,8 +66,15 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			call, err := caller(ctx, client, *mode, request)
+			if err != nil {
+				failed.Store(err)
+				for range due {
+				}
+				return
+			}
 			for start := range due {
-				if _, err := client.UnaryCall(ctx, request); err != nil {
+				if err := call(); err != nil {
 					failed.Store(err)
 					continue
 				}
@@ -108,4 +122,27 @@ func main() {
 	at := func(q float64) float64 { return float64(latencies[int(q*float64(len(latencies)-1))]) / 1e3 }
 	fmt.Printf("qps: %.0f p50_us: %.0f p99_us: %.0f skipped: %d\n", float64(completed.Load())/float64(*duration),
 		at(0.50), at(0.99), skipped.Load())
+}
+
+// caller returns what makes one call of mode: a UnaryCall, or one request and its response on a StreamingCall
+// opened now for this worker alone.
+func caller(ctx context.Context, client testpb.BenchmarkServiceClient, mode string,
+	request *testpb.SimpleRequest) (func() error, error) {
+	if mode == "unary" {
+		return func() error {
+			_, err := client.UnaryCall(ctx, request)
+			return err
+		}, nil
+	}
+	stream, err := client.StreamingCall(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func() error {
+		if err := stream.Send(request); err != nil {
+			return err
+		}
+		_, err := stream.Recv()
+		return err
+	}, nil
 }
