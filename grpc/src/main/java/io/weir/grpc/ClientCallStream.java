@@ -102,6 +102,8 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
     private ScheduledFuture<?> deadlineTimer;
     private boolean inRead;
     private boolean flushPending;
+    /** This call waits in one of its connection's flush queues, which flushes it when drained. */
+    private boolean flushQueued;
     private final Runnable flushTask = this::flushIfPending;
     /** The last request message, written when the stream is flushed or with END_STREAM at the half-close. */
     private ByteBuf held;
@@ -439,21 +441,34 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
      * Flushes the stream once what is under way is done, so that the frames of one loop turn go out in one flush
      * and a half-close can still join the held message: at the end of this stream's read or of its listener's
      * events, at the end of another call's listener running on the loop (a stub with a direct executor starting the
-     * next call), else in a task queued on the loop (a caller on another thread, whose half-close task is usually
-     * queued already).
+     * next call), else in a task queued on the loop that flushes every call deferred so until then in one write (a
+     * caller on another thread, whose half-close task is usually queued already, or a task starting many calls).
      */
     private void flush() {
         if (flushPending) {
             return;
         }
         flushPending = true;
-        if (inRead || events.isDraining()) {
+        if (inRead || events.isDraining() || flushQueued) {
             return;
         }
-        if (connection != null && connection.flushAfterListeners(this)) {
+        queueFlush();
+    }
+
+    /** Defers the pending flush past what runs now: to the end of a listener, to the connection's task, or a task. */
+    private void queueFlush() {
+        WeirGrpcChannel.Connection c = connection;
+        if (c != null && (c.flushAfterListeners(this) || c.flushSoon(this))) {
+            flushQueued = true;
             return;
         }
         loop.execute(flushTask);
+    }
+
+    /** The connection drains the queue this call waited in: flushes it. Event loop only. */
+    void flushFromQueue() {
+        flushQueued = false;
+        flushIfPending();
     }
 
     /** Flushes what {@link #flush} deferred, unless that happened already or the call ended. Event loop only. */
@@ -713,8 +728,9 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
                 c.listenersEnded();
             }
         }
-        if (!inRead && !events.isDraining()) {
-            flushIfPending();
+        if (!inRead && !events.isDraining() && flushPending && !flushQueued) {
+            // What the events wrote goes out with what other calls write in this turn of the loop.
+            queueFlush();
         }
     }
 

@@ -216,8 +216,8 @@ public final class WeirGrpcChannel extends ManagedChannel {
                         Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forClient()
                                 .initialSettings(new Http2Settings().initialWindowSize(flowControlWindow))
                                 .connectionWindowSize(flowControlWindow);
-                        ch.pipeline().addLast(c.readClock, codec.build(),
-                                new Http2MultiplexHandler(new RefusePushedStreams()), c);
+                        c.multiplexer = new Http2MultiplexHandler(new RefusePushedStreams());
+                        ch.pipeline().addLast(c.readClock, codec.build(), c.multiplexer, c);
                     }
                 })
                 .connect(new InetSocketAddress(address.getHostString(), address.getPort()))
@@ -331,6 +331,12 @@ public final class WeirGrpcChannel extends ManagedChannel {
         private int listenersRunning;
         /** Calls written from a running listener: flushed when the outermost listener returns. */
         private final ArrayDeque<ClientCallStream<?, ?>> flushAfterListeners = new ArrayDeque<>();
+        /** The connection's multiplexer, which flushes the calls' streams in one write (see {@link #flushSoon}). */
+        Http2MultiplexHandler multiplexer;
+        /** Calls written outside a read and outside a listener: flushed together by one task. */
+        private final ArrayDeque<ClientCallStream<?, ?>> flushSoon = new ArrayDeque<>();
+        private boolean flushSoonQueued;
+        private final Runnable flushSoonTask = this::flushSoonNow;
         final ChannelHandler readClock = new ChannelHandler() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -349,12 +355,38 @@ public final class WeirGrpcChannel extends ManagedChannel {
          * read (or task) that ran it, so the streams' frames join one flush of the connection.
          */
         void listenersEnded() {
-            if (--listenersRunning == 0) {
-                ClientCallStream<?, ?> call;
-                while ((call = flushAfterListeners.pollFirst()) != null) {
-                    call.flushIfPending();
-                }
+            if (--listenersRunning == 0 && !flushAfterListeners.isEmpty()) {
+                multiplexer.flushingOnceAfter(() -> flushEach(flushAfterListeners));
             }
+        }
+
+        private static void flushEach(ArrayDeque<ClientCallStream<?, ?>> calls) {
+            ClientCallStream<?, ?> call;
+            while ((call = calls.pollFirst()) != null) {
+                call.flushFromQueue();
+            }
+        }
+
+        /**
+         * Defers {@code call}'s flush to one task that flushes every call deferred so by then, with one write to the
+         * socket for all of them (a timer or another task starting many calls on the loop); false once the
+         * connection is gone. At most once per call and task: the call's own flags guard it.
+         */
+        boolean flushSoon(ClientCallStream<?, ?> call) {
+            if (gone) {
+                return false;
+            }
+            flushSoon.addLast(call);
+            if (!flushSoonQueued) {
+                flushSoonQueued = true;
+                channel.eventLoop().execute(flushSoonTask);
+            }
+            return true;
+        }
+
+        private void flushSoonNow() {
+            flushSoonQueued = false;
+            multiplexer.flushingOnceAfter(() -> flushEach(flushSoon));
         }
 
         /**

@@ -13,10 +13,13 @@ import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelOutboundBuffer;
+import io.weir.channel.EventLoop;
 import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
+import io.weir.channel.nio.NioSocketChannel;
 import io.weir.handler.codec.http2.Http2DataFrame;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2Headers;
@@ -31,6 +34,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -244,5 +248,59 @@ class ClientCallStreamFramesTest {
         Request r = requests.poll(WAIT_SECONDS, TimeUnit.SECONDS);
         assertThat(r.bytes()).isEqualTo(expected.toByteArray());
         assertThat(r.data().get(r.data().size() - 1).endStream()).isTrue();
+    }
+
+    /** A client socket channel that counts its writes to the socket: each is a flush that had bytes to send. */
+    public static final class CountingNioSocketChannel extends NioSocketChannel {
+        static final AtomicInteger WRITES = new AtomicInteger();
+
+        public CountingNioSocketChannel(EventLoop eventLoop) {
+            super(eventLoop);
+        }
+
+        @Override
+        protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+            WRITES.incrementAndGet();
+            super.doWrite(in);
+        }
+    }
+
+    @Test
+    void callsStartedInOneTaskGoOutInOneWrite() throws Exception {
+        WeirGrpcChannel counted = WeirGrpcChannel.forAddress("127.0.0.1",
+                ((InetSocketAddress) server.localAddress()).getPort()).eventLoopGroup(group)
+                .channelType(CountingNioSocketChannel.class).build();
+        try {
+            CompletableFuture<Status> first = new CompletableFuture<>();
+            counted.loop().execute(() -> drive(counted.newCall(UNARY, CallOptions.DEFAULT), List.of(message(0, 10)),
+                    first));
+            assertThat(first.get(WAIT_SECONDS, TimeUnit.SECONDS).isOk()).isTrue();
+            requests.clear();
+
+            List<CompletableFuture<Status>> done = new ArrayList<>();
+            CompletableFuture<Integer> writesAfterTheTask = new CompletableFuture<>();
+            counted.loop().execute(() -> {
+                CountingNioSocketChannel.WRITES.set(0);
+                // As a timer starting a batch of calls on the loop: each call flushes in a task of its own.
+                for (int i = 0; i < 10; i++) {
+                    CompletableFuture<Status> d = new CompletableFuture<>();
+                    done.add(d);
+                    drive(counted.newCall(UNARY, CallOptions.DEFAULT), List.of(message(i, 100)), d);
+                }
+                // Queued after those flushes: runs once they did.
+                counted.loop().execute(() -> writesAfterTheTask.complete(CountingNioSocketChannel.WRITES.get()));
+            });
+            assertThat(writesAfterTheTask.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(1);
+            for (CompletableFuture<Status> d : done) {
+                assertThat(d.get(WAIT_SECONDS, TimeUnit.SECONDS).isOk()).isTrue();
+            }
+            for (int i = 0; i < 10; i++) {
+                Request r = requests.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertThat(r.data()).hasSize(1);
+                assertThat(r.data().get(0).endStream()).isTrue();
+            }
+        } finally {
+            counted.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
     }
 }

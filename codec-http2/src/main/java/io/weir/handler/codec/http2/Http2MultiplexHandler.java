@@ -37,6 +37,8 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
     /** Numbers this connection's children for their ids. */
     private int childSequence;
     private boolean parentFlushPending;
+    /** How deep {@link #flushingOnceAfter} calls are nested: while above 0, children's flushes wait for its end. */
+    private int flushHolds;
 
     /**
      * @param inboundStreamHandler added to the pipeline of each child made for a stream the peer opens; it must be
@@ -152,10 +154,35 @@ public final class Http2MultiplexHandler implements ChannelHandler, Http2StreamO
     }
 
     void flushParent() {
-        if (inParentRead) {
+        if (inParentRead || flushHolds > 0) {
             parentFlushPending = true;
         } else {
             ctx.flush();
+        }
+    }
+
+    /**
+     * Runs {@code batch} with the connection's flush held back: what children flush during it goes out in one flush
+     * of the connection when it returns, as what they flush during the connection's read goes out at the read's end.
+     * For work on the event loop that writes to many streams outside a read, such as a timer or a task starting a
+     * batch of requests: one write to the socket instead of one per stream. Calls may nest; the outermost flushes.
+     *
+     * @throws IllegalStateException off the connection's event loop, or before this handler is added
+     */
+    public void flushingOnceAfter(Runnable batch) {
+        ChannelHandlerContext context = ctx;
+        if (context == null || !context.executor().inEventLoop()) {
+            throw new IllegalStateException("flushingOnceAfter runs on the connection's event loop, after "
+                    + "the multiplexer was added");
+        }
+        flushHolds++;
+        try {
+            batch.run();
+        } finally {
+            if (--flushHolds == 0 && !inParentRead && parentFlushPending) {
+                parentFlushPending = false;
+                context.flush();
+            }
         }
     }
 

@@ -460,6 +460,43 @@ class Http2MultiplexHandlerTest {
         }
     }
 
+    @Test
+    void childrensFlushesDuringFlushingOnceAfterMakeOneConnectionFlush() throws Exception {
+        int[] flushes = new int[1];
+        ChannelHandler flushCounter = new ChannelHandler() {
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                flushes[0]++;
+                ctx.flush();
+            }
+        };
+        Http2MultiplexHandler multiplexer = new Http2MultiplexHandler(new PathEcho());
+        EmbeddedChannel client = new EmbeddedChannel(flushCounter, Http2FrameCodecBuilder.forClient().build(),
+                multiplexer);
+        try {
+            List<Http2StreamChannel> streams = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                streams.add(new Http2StreamChannelBootstrap(client).handler(new ChannelHandler() { })
+                        .open().get(5, TimeUnit.SECONDS));
+            }
+            flushes[0] = 0;
+            multiplexer.flushingOnceAfter(() -> multiplexer.flushingOnceAfter(() -> {
+                for (Http2StreamChannel stream : streams) {
+                    stream.writeAndFlush(new Http2HeadersFrame(post("/batch"), false));
+                }
+                assertThat(flushes[0]).as("flushes while held").isZero();
+            }));
+            assertThat(flushes[0]).as("flushes after the outermost batch").isEqualTo(1);
+            assertThat(streams).allSatisfy(stream -> assertThat(stream.stream().id()).isPositive());
+
+            flushes[0] = 0;
+            streams.get(0).writeAndFlush(new Http2DataFrame(Unpooled.EMPTY_BUFFER, true));
+            assertThat(flushes[0]).as("a flush outside a batch goes out at once").isEqualTo(1);
+        } finally {
+            client.finishAndReleaseAll();
+        }
+    }
+
     /** Answers 413 at once, before the request body is in, and closes: what an aggregator does over HTTP/2. */
     private static ChannelInitializer<Channel> answerEarlyAndClose(int bodyBytes) {
         return new ChannelInitializer<>() {
