@@ -155,7 +155,7 @@ public final class BenchmarkClient {
         boolean pingPong = benchCase.startsWith("pingpong");
         for (int i = 0; i < concurrency; i++) {
             if (pingPong) {
-                new PingPong().start();
+                new PingPong(null).start();
             } else {
                 new Unary().next();
             }
@@ -253,12 +253,26 @@ public final class BenchmarkClient {
         }
     }
 
-    /** One ping-pong stream: a request, its response, the next request, until the end, then a half-close. */
+    /**
+     * One ping-pong stream: a request, its response, then the next request at once (closed loop) or when the timer
+     * sends it ({@code paced}), until the end, then a half-close.
+     */
     private final class PingPong implements ClientResponseObserver<SimpleRequest, SimpleResponse> {
+        private final Paced paced;
         private ClientCallStreamObserver<SimpleRequest> requests;
+
+        PingPong(Paced paced) {
+            this.paced = paced;
+        }
 
         void start() {
             stub.streamingCall(this);
+            if (paced == null) {
+                send();
+            }
+        }
+
+        void send() {
             requests.onNext(request);
         }
 
@@ -270,10 +284,12 @@ public final class BenchmarkClient {
         @Override
         public void onNext(SimpleResponse value) {
             completed.incrementAndGet();
-            if (stopping) {
+            if (paced != null) {
+                paced.ended(this);
+            } else if (stopping) {
                 requests.onCompleted();
             } else {
-                requests.onNext(request);
+                send();
             }
         }
 
@@ -296,7 +312,7 @@ public final class BenchmarkClient {
         private final boolean pingPong;
         private final int concurrency;
         private final int rate;
-        private final ArrayDeque<PacedStream> idle = new ArrayDeque<>();
+        private final ArrayDeque<PingPong> idle = new ArrayDeque<>();
         private long startNanos;
         private long started;
         private int inFlight;
@@ -313,8 +329,8 @@ public final class BenchmarkClient {
             startNanos = System.nanoTime();
             if (pingPong) {
                 for (int i = 0; i < concurrency; i++) {
-                    PacedStream stream = new PacedStream();
-                    stub.streamingCall(stream);
+                    PingPong stream = new PingPong(this);
+                    stream.start();
                     idle.add(stream);
                 }
             }
@@ -341,7 +357,7 @@ public final class BenchmarkClient {
         }
 
         /** A call ended (answered or failed): once stopping and none is left, the run is over. */
-        void ended(PacedStream stream) {
+        void ended(PingPong stream) {
             inFlight--;
             if (stream != null) {
                 idle.add(stream);
@@ -359,7 +375,7 @@ public final class BenchmarkClient {
             closed = true;
             if (pingPong) {
                 // Each stream's onCompleted counts finished down.
-                for (PacedStream stream : idle) {
+                for (PingPong stream : idle) {
                     stream.requests.onCompleted();
                 }
             } else {
@@ -392,36 +408,6 @@ public final class BenchmarkClient {
                     firstError.compareAndSet(null, new IllegalStateException("UnaryCall completed without a response"));
                 }
                 ended(null);
-            }
-        }
-
-        /** One ping-pong stream whose requests the timer sends, one at a time. */
-        private final class PacedStream implements ClientResponseObserver<SimpleRequest, SimpleResponse> {
-            private ClientCallStreamObserver<SimpleRequest> requests;
-
-            void send() {
-                requests.onNext(request);
-            }
-
-            @Override
-            public void beforeStart(ClientCallStreamObserver<SimpleRequest> requestStream) {
-                requests = requestStream;
-            }
-
-            @Override
-            public void onNext(SimpleResponse value) {
-                completed.incrementAndGet();
-                ended(this);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                failed(t);
-            }
-
-            @Override
-            public void onCompleted() {
-                finished.countDown();
             }
         }
     }
