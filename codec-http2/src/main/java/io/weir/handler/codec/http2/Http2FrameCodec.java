@@ -357,8 +357,10 @@ public final class Http2FrameCodec implements ChannelHandler {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        connection.flushIfNeeded();
+        // The answers this read owes (PING and SETTINGS acknowledgements, WINDOW_UPDATE) wait for what the handlers
+        // after the codec write at the read's end: one flush, one socket write, unless no handler flushed.
         ctx.fireChannelReadComplete();
+        connection.flushIfNeeded();
     }
 
     /**

@@ -6,6 +6,7 @@ import static io.weir.handler.codec.http2.Http2FrameClient.post;
 import static io.weir.handler.codec.http2.internal.Http2Frames.DATA;
 import static io.weir.handler.codec.http2.internal.Http2Frames.GOAWAY;
 import static io.weir.handler.codec.http2.internal.Http2Frames.HEADERS;
+import static io.weir.handler.codec.http2.internal.Http2Frames.PING;
 import static io.weir.handler.codec.http2.internal.Http2Frames.RST_STREAM;
 import static io.weir.handler.codec.http2.internal.Http2Frames.WINDOW_UPDATE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +51,17 @@ class Http2MultiplexHandlerTest {
             @Override
             protected void initChannel(Channel ch) {
                 init.accept(ch);
+            }
+        };
+    }
+
+    /** Counts the connection's flushes into {@code flushes[0]}; goes first in the pipeline. */
+    private static ChannelHandler flushCounter(int[] flushes) {
+        return new ChannelHandler() {
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                flushes[0]++;
+                ctx.flush();
             }
         };
     }
@@ -463,13 +475,7 @@ class Http2MultiplexHandlerTest {
     @Test
     void childrensFlushesDuringFlushingOnceAfterMakeOneConnectionFlush() throws Exception {
         int[] flushes = new int[1];
-        ChannelHandler flushCounter = new ChannelHandler() {
-            @Override
-            public void flush(ChannelHandlerContext ctx) {
-                flushes[0]++;
-                ctx.flush();
-            }
-        };
+        ChannelHandler flushCounter = flushCounter(flushes);
         Http2MultiplexHandler multiplexer = new Http2MultiplexHandler(new PathEcho());
         EmbeddedChannel client = new EmbeddedChannel(flushCounter, Http2FrameCodecBuilder.forClient().build(),
                 multiplexer);
@@ -494,6 +500,31 @@ class Http2MultiplexHandlerTest {
             assertThat(flushes[0]).as("a flush outside a batch goes out at once").isEqualTo(1);
         } finally {
             client.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void pingAnswerWaitsForTheResponsesOfTheSameRead() {
+        // A gRPC peer sends a PING (its bandwidth probe) beside its requests: answering it in a write of its own
+        // doubled the server's socket writes per read.
+        int[] flushes = new int[1];
+        ChannelHandler flushCounter = flushCounter(flushes);
+        try (Http2FrameClient c = new Http2FrameClient(flushCounter, Http2FrameCodec.forServer(),
+                new Http2MultiplexHandler(new PathEcho())).handshake()) {
+            flushes[0] = 0;
+            c.headers(1, get("/one-write"), true);
+            c.ping(42);
+            List<Event> out = c.read();
+            assertThat(flushes[0]).as("flushes of the connection").isEqualTo(1);
+            assertThat(out).extracting(Event::type).containsExactlyInAnyOrder((int) PING, (int) HEADERS, (int) DATA);
+            assertThat(find(out, PING).ack()).isTrue();
+            assertThat(find(out, PING).code()).isEqualTo(42);
+
+            flushes[0] = 0;
+            c.ping(43);
+            out = c.read();
+            assertThat(flushes[0]).as("a PING alone is still answered at the read's end").isEqualTo(1);
+            assertThat(out).extracting(Event::type).containsExactly((int) PING);
         }
     }
 
