@@ -18,6 +18,7 @@ import io.weir.channel.EventLoopGroup;
 import io.weir.channel.MultiThreadIoEventLoopGroup;
 import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioSocketChannel;
+import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
 import io.weir.handler.codec.http2.Http2GoAwayFrame;
 import io.weir.handler.codec.http2.Http2MultiplexHandler;
@@ -545,6 +546,11 @@ public final class WeirGrpcChannel extends ManagedChannel {
             }
             failWaiting(why);
             if (channel != null) {
+                // The server learns why the streams end (RFC 9113 §6.8) before the socket closes; the frame leaves
+                // if the socket takes it now, as the close does not wait.
+                if (channel.isActive()) {
+                    channel.writeAndFlush(new Http2GoAwayFrame(Http2Error.NO_ERROR), channel.voidPromise());
+                }
                 // Gone when the channel is: channelInactive, or the connect's failure if it was not yet connected.
                 channel.pipeline().firstContext().close();
             } else {

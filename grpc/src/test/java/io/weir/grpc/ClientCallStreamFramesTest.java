@@ -21,7 +21,9 @@ import io.weir.channel.nio.NioIoHandler;
 import io.weir.channel.nio.NioServerSocketChannel;
 import io.weir.channel.nio.NioSocketChannel;
 import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2Error;
 import io.weir.handler.codec.http2.Http2FrameCodecBuilder;
+import io.weir.handler.codec.http2.Http2GoAwayFrame;
 import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.handler.codec.http2.Http2HeadersFrame;
 import io.weir.handler.codec.http2.Http2ServerInitializer;
@@ -108,6 +110,10 @@ class ClientCallStreamFramesTest {
     }
 
     private final LinkedBlockingQueue<Request> requests = new LinkedBlockingQueue<>();
+    /** The error codes of the GOAWAY frames the server received. */
+    private final LinkedBlockingQueue<Long> goAways = new LinkedBlockingQueue<>();
+    /** How many GOAWAY frames the server had received when its connection closed. */
+    private final CompletableFuture<Integer> closedAfterGoAways = new CompletableFuture<>();
     private EventLoopGroup group;
     private Channel server;
     private WeirGrpcChannel channel;
@@ -128,6 +134,20 @@ class ClientCallStreamFramesTest {
                     @Override
                     protected void initChannel(Channel connection) {
                         http2.install(connection.pipeline());
+                        connection.pipeline().addLast(new ChannelHandler() {
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                if (msg instanceof Http2GoAwayFrame goAway) {
+                                    goAways.add(goAway.errorCode());
+                                }
+                                ReferenceCountUtil.release(msg);
+                            }
+
+                            @Override
+                            public void channelInactive(ChannelHandlerContext ctx) {
+                                closedAfterGoAways.complete(goAways.size());
+                            }
+                        });
                     }
                 }).bind(loopback).sync().channel();
         int port = ((InetSocketAddress) server.localAddress()).getPort();
@@ -207,6 +227,18 @@ class ClientCallStreamFramesTest {
         assertThat(b.data()).hasSize(1);
         assertThat(b.data().get(0).endStream()).isTrue();
         assertThat(b.data().get(0).content()).isEqualTo(framed(second));
+    }
+
+    @Test
+    void shutdownNowSaysGoAwayBeforeTheConnectionCloses() throws Exception {
+        CompletableFuture<Status> done = new CompletableFuture<>();
+        drive(channel.newCall(UNARY, CallOptions.DEFAULT), List.of(message(1, 10)), done);
+        assertThat(done.get(WAIT_SECONDS, TimeUnit.SECONDS).isOk()).isTrue();
+
+        channel.shutdownNow();
+        assertThat(channel.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(closedAfterGoAways.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(goAways.poll()).isEqualTo(Http2Error.NO_ERROR.code());
     }
 
     @Test
