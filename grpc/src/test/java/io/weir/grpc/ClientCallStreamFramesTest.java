@@ -109,6 +109,25 @@ class ClientCallStreamFramesTest {
         }
     }
 
+    /**
+     * After the server's multiplexer, which passes the connection's own frames on: records the GOAWAY frames the
+     * client sent, and how many had come when the connection closed.
+     */
+    private final class GoAwayRecorder implements ChannelHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof Http2GoAwayFrame goAway) {
+                goAways.add(goAway.errorCode());
+            }
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            closedAfterGoAways.complete(goAways.size());
+        }
+    }
+
     private final LinkedBlockingQueue<Request> requests = new LinkedBlockingQueue<>();
     /** The error codes of the GOAWAY frames the server received. */
     private final LinkedBlockingQueue<Long> goAways = new LinkedBlockingQueue<>();
@@ -134,20 +153,7 @@ class ClientCallStreamFramesTest {
                     @Override
                     protected void initChannel(Channel connection) {
                         http2.install(connection.pipeline());
-                        connection.pipeline().addLast(new ChannelHandler() {
-                            @Override
-                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                if (msg instanceof Http2GoAwayFrame goAway) {
-                                    goAways.add(goAway.errorCode());
-                                }
-                                ReferenceCountUtil.release(msg);
-                            }
-
-                            @Override
-                            public void channelInactive(ChannelHandlerContext ctx) {
-                                closedAfterGoAways.complete(goAways.size());
-                            }
-                        });
+                        connection.pipeline().addLast(new GoAwayRecorder());
                     }
                 }).bind(loopback).sync().channel();
         int port = ((InetSocketAddress) server.localAddress()).getPort();
