@@ -169,17 +169,26 @@ public final class Http2FrameWriter {
     }
 
     /**
-     * The promise of the batch's write: the channel's void promise when that is all the frames had, a void promise
-     * that passes a failure on to the frames' void promises when those are all they had, else a promise that
-     * completes every frame's.
+     * The promise of the batch's write: the channel's void promise when that is all the frames had, the frames'
+     * one void promise when they all had that one (an HTTP/2 stream channel's, say, when a single stream wrote),
+     * a void promise that passes a failure on to the frames' void promises when they had several, else a promise
+     * that completes every frame's.
      */
     private ChannelPromise batchPromise(ChannelHandlerContext ctx) {
         // Everything is allocated before the lists are cleared, so a failed allocation leaves them as they were.
         boolean hasVoid = batchHasVoid;
         ChannelPromise promise;
         if (batchPromises.isEmpty()) {
-            promise = batchVoidPromises.isEmpty() ? ctx.voidPromise()
-                    : new BatchVoidPromise(ctx, batchVoidPromises.toArray(NO_PROMISES), hasVoid);
+            int voids = batchVoidPromises.size();
+            if (voids == 0) {
+                promise = ctx.voidPromise();
+            } else if (voids == 1 && !hasVoid) {
+                // It hears of a failure of the batch as it would through a BatchVoidPromise, without one per write
+                // (a gRPC stream's messages each go out in a batch of their own).
+                promise = batchVoidPromises.get(0);
+            } else {
+                promise = new BatchVoidPromise(ctx, batchVoidPromises.toArray(NO_PROMISES), hasVoid);
+            }
         } else {
             promise = completingPromise(ctx, batchPromises.toArray(NO_PROMISES),
                     batchVoidPromises.isEmpty() ? null : batchVoidPromises.toArray(NO_PROMISES), hasVoid);

@@ -168,6 +168,18 @@ class Http2FrameWriterCoalescingTest {
     }
 
     @Test
+    void aBatchOfOneStreamsFramesIsWrittenWithThatStreamsVoidPromise() {
+        FailureRecordingVoidPromise stream = new FailureRecordingVoidPromise(channel);
+        writer.writeRstStream(ctx(), 1, 8, stream);
+        writer.writeRstStream(ctx(), 3, 8, stream);
+        recorder.refusal = new IOException("refused");
+        assertThat(flushed()).isEmpty();
+        // No promise of the batch's own: the frames' one void promise goes down with it and hears of the failure.
+        assertThat(recorder.promises).containsExactly(stream);
+        assertThat(stream.failures).containsExactly(recorder.refusal);
+    }
+
+    @Test
     void aFailedBatchFailsEveryKindOfPromiseInIt() {
         FailureRecordingVoidPromise stream = new FailureRecordingVoidPromise(channel);
         ChannelPromise plain = ctx().newPromise();
