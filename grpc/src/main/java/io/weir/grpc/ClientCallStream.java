@@ -334,7 +334,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         }
         stream = s;
         boolean endNow = halfClosePending && unsent.isEmpty();
-        s.write(new Http2HeadersFrame(requestHeaders, endNow)).addListener(f -> {
+        s.write(new Http2HeadersFrame(s.stream(), requestHeaders, endNow)).addListener(f -> {
             if (!f.isSuccess()) {
                 // The connection could not take another stream (its limit, GOAWAY, closed).
                 finish(Status.UNAVAILABLE.withDescription("request headers not sent").withCause(f.cause()));
@@ -343,7 +343,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         ByteBuf message;
         while ((message = unsent.pollFirst()) != null) {
             remember(message);
-            s.write(new Http2DataFrame(message, halfClosePending && unsent.isEmpty()), s.voidPromise());
+            s.write(new Http2DataFrame(s.stream(), message, halfClosePending && unsent.isEmpty(), 0), s.voidPromise());
         }
         halfCloseSent = halfClosePending;
         flush();
@@ -371,7 +371,7 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         ByteBuf m = held;
         if (m != null) {
             held = null;
-            stream.write(new Http2DataFrame(m, false), stream.voidPromise());
+            stream.write(new Http2DataFrame(stream.stream(), m, false, 0), stream.voidPromise());
         }
     }
 
@@ -432,7 +432,8 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             ByteBuf last = held;
             held = null;
             // RFC 9113 §8.1: END_STREAM on the last DATA frame of the request, an empty one if it went out already.
-            stream.write(new Http2DataFrame(last != null ? last : Unpooled.EMPTY_BUFFER, true), stream.voidPromise());
+            stream.write(new Http2DataFrame(stream.stream(), last != null ? last : Unpooled.EMPTY_BUFFER, true, 0),
+                    stream.voidPromise());
             flush();
         }
     }

@@ -19,6 +19,7 @@ import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.http2.Http2DataFrame;
+import io.weir.handler.codec.http2.Http2FrameStream;
 import io.weir.handler.codec.http2.Http2Headers;
 import io.weir.handler.codec.http2.Http2HeadersFrame;
 import io.weir.handler.codec.http2.Http2ResetFrame;
@@ -357,13 +358,21 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             promise.addListener(done);
         }
         writeGathered();
-        ctx.write(new Http2HeadersFrame(trailers, true), promise);
+        ctx.write(new Http2HeadersFrame(stream(), trailers, true), promise);
         if (!requestEnded) {
             ctx.flush();
             ctx.channel().close();
         } else {
             flush();
         }
+    }
+
+    /**
+     * The call's stream, which every frame written is bound to: a frame written without one would be copied onto it
+     * by the stream channel, an object per frame.
+     */
+    private Http2FrameStream stream() {
+        return ((Http2StreamChannel) ctx.channel()).stream();
     }
 
     private void stopDeadline() {
@@ -391,7 +400,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (g != null) {
             gathered = null;
             gatherWide = gatheredMessages > 1;
-            ctx.write(new Http2DataFrame(g, false), ctx.voidPromise());
+            ctx.write(new Http2DataFrame(stream(), g, false, 0), ctx.voidPromise());
         }
     }
 
@@ -471,7 +480,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     private void writeHeaders(Http2Headers headers) {
         appHeadersSentOnLoop = true;
         if (!closed) {
-            ctx.write(new Http2HeadersFrame(headers, false), ctx.voidPromise());
+            ctx.write(new Http2HeadersFrame(stream(), headers, false), ctx.voidPromise());
             flush();
         }
     }
@@ -513,7 +522,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (closed) {
             return;
         }
-        if (!((Http2StreamChannel) ctx.channel()).stream().isActive()) {
+        if (!stream().isActive()) {
             // The client reset the stream while its frames waited unread.
             peerCancelled("the client reset the stream");
             return;
@@ -525,7 +534,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (known < 0 || framedBytes > GATHER_BYTES) {
             ByteBuf framed = GrpcMessageCodec.encode(ctx.alloc(), in, c, services.maxOutboundMessageSize());
             writeGathered();
-            ctx.write(new Http2DataFrame(framed, false), ctx.voidPromise());
+            ctx.write(new Http2DataFrame(stream(), framed, false, 0), ctx.voidPromise());
             flush();
             return;
         }
@@ -567,14 +576,14 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             framed.release();
             return;
         }
-        if (!((Http2StreamChannel) ctx.channel()).stream().isActive()) {
+        if (!stream().isActive()) {
             // The client reset the stream while its frames waited unread.
             framed.release();
             peerCancelled("the client reset the stream");
             return;
         }
         writeGathered();
-        ctx.write(new Http2DataFrame(framed, false), ctx.voidPromise());
+        ctx.write(new Http2DataFrame(stream(), framed, false, 0), ctx.voidPromise());
         flush();
     }
 

@@ -237,7 +237,7 @@ public final class Http2StreamFrameToHttpObjectCodec implements ChannelHandler {
                 boolean emptyFull = full && !((FullHttpMessage) message).content().isReadable()
                         && ((FullHttpMessage) message).trailingHeaders().isEmpty();
                 Http2Headers headers = toHttp2Headers(message);
-                ctx.write(new Http2HeadersFrame(headers, emptyFull && !informational),
+                ctx.write(new Http2HeadersFrame(stream(ctx), headers, emptyFull && !informational),
                         full && !emptyFull ? ctx.newPromise() : promise);
                 if (emptyFull) {
                     ((FullHttpMessage) message).release();
@@ -256,23 +256,32 @@ public final class Http2StreamFrameToHttpObjectCodec implements ChannelHandler {
     }
 
     private static void writeContent(ChannelHandlerContext ctx, HttpContent content, ChannelPromise promise) {
+        Http2FrameStream stream = stream(ctx);
         if (!(content instanceof LastHttpContent last)) {
-            ctx.write(new Http2DataFrame(content.content(), false), promise);
+            ctx.write(new Http2DataFrame(stream, content.content(), false, 0), promise);
             return;
         }
         HttpHeaders trailers = last.trailingHeaders();
         if (trailers.isEmpty()) {
-            ctx.write(new Http2DataFrame(content.content(), true), promise);
+            ctx.write(new Http2DataFrame(stream, content.content(), true, 0), promise);
             return;
         }
         if (content.content().isReadable()) {
-            ctx.write(new Http2DataFrame(content.content(), false), ctx.newPromise());
+            ctx.write(new Http2DataFrame(stream, content.content(), false, 0), ctx.newPromise());
         } else {
             content.content().release();
         }
         Http2Headers h2 = new Http2Headers();
         copyFields(trailers, h2);
-        ctx.write(new Http2HeadersFrame(h2, true), promise);
+        ctx.write(new Http2HeadersFrame(stream, h2, true), promise);
+    }
+
+    /**
+     * The stream of the channel this codec is in, which the frames it writes are bound to (a frame written without
+     * one is copied onto it by the stream channel, an object per frame); null outside a stream channel.
+     */
+    private static Http2FrameStream stream(ChannelHandlerContext ctx) {
+        return ctx.channel() instanceof Http2StreamChannel channel ? channel.stream() : null;
     }
 
     private Http2Headers toHttp2Headers(HttpMessage message) {

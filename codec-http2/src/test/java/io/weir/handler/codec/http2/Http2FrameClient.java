@@ -11,7 +11,9 @@ import io.weir.handler.codec.http2.internal.hpack.HpackDecoder;
 import io.weir.handler.codec.http2.internal.hpack.HpackEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +38,7 @@ final class Http2FrameClient implements AutoCloseable {
     private final HpackDecoder decoder = new HpackDecoder(false);
     private final Http2FrameReader reader;
     final List<Event> events = new ArrayList<>();
+    private final Set<Integer> streamsWithFinalHead = new HashSet<>();
     private ByteBuf pending;
 
     Http2FrameClient(ChannelHandler... serverHandlers) {
@@ -225,7 +228,12 @@ final class Http2FrameClient implements AutoCloseable {
         @Override
         public void onHeaders(int streamId, ByteBuf headerBlock, int padding, boolean endStream,
                 boolean hasPriority, int streamDependency, int weight, boolean exclusive) throws Http2Exception {
-            Http2Headers h = decoder.decode(streamId, headerBlock, false);
+            // After a final (non-1xx) head on a stream, a HEADERS frame is its trailers (RFC 9113 §8.1).
+            boolean trailers = streamsWithFinalHead.contains(streamId);
+            Http2Headers h = decoder.decode(streamId, headerBlock, trailers);
+            if (!trailers && (h.status() == null || h.status().charAt(0) != '1')) {
+                streamsWithFinalHead.add(streamId);
+            }
             events.add(new Event(Http2Frames.HEADERS, streamId, 0, h, null, endStream, false));
         }
 

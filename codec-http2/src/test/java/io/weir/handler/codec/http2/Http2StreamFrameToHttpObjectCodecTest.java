@@ -13,6 +13,7 @@ import io.weir.channel.Channel;
 import io.weir.channel.ChannelHandler;
 import io.weir.channel.ChannelHandlerContext;
 import io.weir.channel.ChannelInitializer;
+import io.weir.channel.ChannelPromise;
 import io.weir.handler.codec.http.DefaultFullHttpResponse;
 import io.weir.handler.codec.http.FullHttpRequest;
 import io.weir.handler.codec.http.FullHttpResponse;
@@ -22,10 +23,13 @@ import io.weir.handler.codec.http.HttpObjectAggregator;
 import io.weir.handler.codec.http.HttpResponseStatus;
 import io.weir.handler.codec.http.HttpUtil;
 import io.weir.handler.codec.http.HttpVersion;
+import io.weir.handler.codec.http.LastHttpContent;
 import io.weir.handler.codec.http2.Http2FrameClient.Event;
+import io.weir.util.ReferenceCountUtil;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
@@ -80,6 +84,65 @@ class Http2StreamFrameToHttpObjectCodecTest {
             assertThat(response.contains("x-hop")).isFalse();
             String body = Http2FrameClient.text(find(events, DATA));
             assertThat(body).startsWith("GET /path?q=1 host=example.com cookie=a=1; b=2 body= trailer=null");
+        }
+    }
+
+    /** Records the stream frames written through it, and passes them on. */
+    private static final class WrittenFrames implements ChannelHandler {
+        final List<Object> frames;
+
+        WrittenFrames(List<Object> frames) {
+            this.frames = frames;
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (msg instanceof Http2StreamFrame) {
+                frames.add(msg);
+            }
+            ctx.write(msg, promise);
+        }
+    }
+
+    /**
+     * The codec binds its HEADERS, DATA and trailers to the stream channel's stream, so they reach the connection as
+     * written: a frame without a stream would be copied onto it, an object per frame.
+     */
+    @Test
+    void framesAreWrittenBoundToTheStreamAndReachTheConnectionUncopied() {
+        List<Object> inChild = new ArrayList<>();
+        List<Object> inConnection = new ArrayList<>();
+        ChannelInitializer<Channel> init = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new WrittenFrames(inChild), new Http2StreamFrameToHttpObjectCodec(),
+                        new ChannelHandler() {
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                ReferenceCountUtil.release(msg);
+                                if (msg instanceof LastHttpContent) {
+                                    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                            HttpResponseStatus.OK, Unpooled.copiedBuffer("body",
+                                            StandardCharsets.UTF_8));
+                                    response.trailingHeaders().set("x-checksum", "42");
+                                    ctx.writeAndFlush(response);
+                                }
+                            }
+                        });
+            }
+        };
+        try (Http2FrameClient c = new Http2FrameClient(Http2FrameCodec.forServer(), new WrittenFrames(inConnection),
+                new Http2MultiplexHandler(init)).handshake()) {
+            c.headers(1, get("/"), true);
+            List<Event> events = c.read();
+            assertThat(Http2FrameClient.text(find(events, DATA))).isEqualTo("body");
+            // HEADERS, DATA, trailers: the very objects the codec wrote, each already on the child's stream.
+            assertThat(inChild).hasSize(3);
+            assertThat(inConnection).hasSize(3);
+            for (int i = 0; i < 3; i++) {
+                assertThat(inConnection.get(i)).isSameAs(inChild.get(i));
+                assertThat(((Http2StreamFrame) inChild.get(i)).stream().id()).isEqualTo(1);
+            }
         }
     }
 
