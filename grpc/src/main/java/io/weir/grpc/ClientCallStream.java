@@ -371,7 +371,8 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
         ByteBuf m = held;
         if (m != null) {
             held = null;
-            stream.write(new Http2DataFrame(stream.stream(), m, false, 0), stream.voidPromise());
+            Http2StreamChannel s = stream;
+            s.write(new Http2DataFrame(s.stream(), m, false, 0), s.voidPromise());
         }
     }
 
@@ -432,8 +433,9 @@ final class ClientCallStream<ReqT, RespT> extends ClientCall<ReqT, RespT>
             ByteBuf last = held;
             held = null;
             // RFC 9113 §8.1: END_STREAM on the last DATA frame of the request, an empty one if it went out already.
-            stream.write(new Http2DataFrame(stream.stream(), last != null ? last : Unpooled.EMPTY_BUFFER, true, 0),
-                    stream.voidPromise());
+            Http2StreamChannel s = stream;
+            s.write(new Http2DataFrame(s.stream(), last != null ? last : Unpooled.EMPTY_BUFFER, true, 0),
+                    s.voidPromise());
             flush();
         }
     }
