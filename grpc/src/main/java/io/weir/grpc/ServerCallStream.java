@@ -83,6 +83,11 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
 
     // ---- event loop only
     private ChannelHandlerContext ctx;
+    /**
+     * The call's stream, which every frame written is bound to: a frame written without one would be copied onto it
+     * by the stream channel, an object per frame.
+     */
+    private Http2FrameStream stream;
     private EventExecutor loop;
     private ReceivedMessages received;
     private boolean started;
@@ -133,6 +138,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.stream = ((Http2StreamChannel) ctx.channel()).stream();
         this.loop = ctx.executor();
         this.received = new ReceivedMessages(loop, this::demandAdded);
         // The stream is read at the service's pace (request(n)), not as fast as the client sends.
@@ -358,21 +364,13 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             promise.addListener(done);
         }
         writeGathered();
-        ctx.write(new Http2HeadersFrame(stream(), trailers, true), promise);
+        ctx.write(new Http2HeadersFrame(stream, trailers, true), promise);
         if (!requestEnded) {
             ctx.flush();
             ctx.channel().close();
         } else {
             flush();
         }
-    }
-
-    /**
-     * The call's stream, which every frame written is bound to: a frame written without one would be copied onto it
-     * by the stream channel, an object per frame.
-     */
-    private Http2FrameStream stream() {
-        return ((Http2StreamChannel) ctx.channel()).stream();
     }
 
     private void stopDeadline() {
@@ -400,7 +398,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (g != null) {
             gathered = null;
             gatherWide = gatheredMessages > 1;
-            ctx.write(new Http2DataFrame(stream(), g, false, 0), ctx.voidPromise());
+            ctx.write(new Http2DataFrame(stream, g, false, 0), ctx.voidPromise());
         }
     }
 
@@ -480,7 +478,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
     private void writeHeaders(Http2Headers headers) {
         appHeadersSentOnLoop = true;
         if (!closed) {
-            ctx.write(new Http2HeadersFrame(stream(), headers, false), ctx.voidPromise());
+            ctx.write(new Http2HeadersFrame(stream, headers, false), ctx.voidPromise());
             flush();
         }
     }
@@ -522,7 +520,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (closed) {
             return;
         }
-        if (!stream().isActive()) {
+        if (!stream.isActive()) {
             // The client reset the stream while its frames waited unread.
             peerCancelled("the client reset the stream");
             return;
@@ -534,7 +532,7 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
         if (known < 0 || framedBytes > GATHER_BYTES) {
             ByteBuf framed = GrpcMessageCodec.encode(ctx.alloc(), in, c, services.maxOutboundMessageSize());
             writeGathered();
-            ctx.write(new Http2DataFrame(stream(), framed, false, 0), ctx.voidPromise());
+            ctx.write(new Http2DataFrame(stream, framed, false, 0), ctx.voidPromise());
             flush();
             return;
         }
@@ -576,14 +574,14 @@ final class ServerCallStream<ReqT, RespT> extends ServerCall<ReqT, RespT>
             framed.release();
             return;
         }
-        if (!stream().isActive()) {
+        if (!stream.isActive()) {
             // The client reset the stream while its frames waited unread.
             framed.release();
             peerCancelled("the client reset the stream");
             return;
         }
         writeGathered();
-        ctx.write(new Http2DataFrame(stream(), framed, false, 0), ctx.voidPromise());
+        ctx.write(new Http2DataFrame(stream, framed, false, 0), ctx.voidPromise());
         flush();
     }
 
