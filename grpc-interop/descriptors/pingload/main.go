@@ -8,6 +8,9 @@
 // request. After -w seconds of warm-up it counts the round trips completed in -d seconds and prints
 // "qps: N rounds: N". It fails (exit 1) on a call that ends, a response that is not the expected message, a
 // GOAWAY or RST_STREAM, or a peer that breaks flow control.
+//
+// -mode stream measures server streaming the same way: each of the -streams calls is a StreamingFromServer call,
+// one request and a half-close, and every response message that arrives counts as a round.
 package main
 
 import (
@@ -32,16 +35,20 @@ const (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "server host:port (h2c)")
+	mode := flag.String("mode", "pingpong", "pingpong (StreamingCall) or stream (StreamingFromServer)")
 	streams := flag.Int("streams", 100, "calls in ping-pong at once")
 	size := flag.Int("size", 1024, "request and response payload bytes")
 	warmup := flag.Int("w", 3, "warm-up seconds")
 	duration := flag.Int("d", 10, "measured seconds")
 	flag.Parse()
-	if *streams <= 0 || *streams > 10000 || *size < 0 || *duration <= 0 || *warmup < 0 {
-		fmt.Fprintln(os.Stderr, "-streams must be 1-10000, -size at least 0, -d positive, -w at least 0")
+	if *streams <= 0 || *streams > 10000 || *size < 0 || *duration <= 0 || *warmup < 0 ||
+		(*mode != "pingpong" && *mode != "stream") {
+		fmt.Fprintln(os.Stderr, "-streams must be 1-10000, -size at least 0, -d positive, -w at least 0, "+
+			"-mode pingpong or stream")
 		os.Exit(2)
 	}
-	rounds, err := run(*addr, *streams, *size, time.Duration(*warmup)*time.Second, time.Duration(*duration)*time.Second)
+	rounds, err := run(*addr, *mode == "stream", *streams, *size, time.Duration(*warmup)*time.Second,
+		time.Duration(*duration)*time.Second)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pingload:", err)
 		os.Exit(1)
@@ -99,7 +106,7 @@ type stream struct {
 	unacked  int64 // octets received since the last WINDOW_UPDATE for this stream
 }
 
-func run(addr string, n, size int, warmup, duration time.Duration) (int64, error) {
+func run(addr string, serverStreaming bool, n, size int, warmup, duration time.Duration) (int64, error) {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		return 0, err
@@ -121,11 +128,15 @@ func run(addr string, n, size int, warmup, duration time.Duration) (int64, error
 		return 0, err
 	}
 
+	method := "StreamingCall"
+	if serverStreaming {
+		method = "StreamingFromServer"
+	}
 	var block bytes.Buffer
 	enc := hpack.NewEncoder(&block)
 	for _, f := range []hpack.HeaderField{
 		{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
-		{Name: ":path", Value: "/grpc.testing.BenchmarkService/StreamingCall"}, {Name: ":authority", Value: addr},
+		{Name: ":path", Value: "/grpc.testing.BenchmarkService/" + method}, {Name: ":authority", Value: addr},
 		{Name: "content-type", Value: "application/grpc"}, {Name: "te", Value: "trailers"},
 	} {
 		if err := enc.WriteField(f); err != nil {
@@ -152,7 +163,8 @@ func run(addr string, n, size int, warmup, duration time.Duration) (int64, error
 		}
 		s.window -= int64(len(req))
 		connWindow -= int64(len(req))
-		return fr.WriteData(id, false, req)
+		// A server-streaming call's one request ends the client's half.
+		return fr.WriteData(id, serverStreaming, req)
 	}
 	for i := 0; i < n; i++ {
 		id := uint32(2*i + 1)
@@ -192,12 +204,21 @@ func run(addr string, n, size int, warmup, duration time.Duration) (int64, error
 			if f.StreamEnded() {
 				return 0, fmt.Errorf("stream %d ended without trailers", f.StreamID)
 			}
-			got := len(f.Data())
-			s.received += got
-			if s.received > respLen {
+			s.received += len(f.Data())
+			if serverStreaming {
+				// Messages follow one another, a frame may carry several or part of one: count whole ones.
+				whole := s.received / respLen
+				s.received %= respLen
+				now := time.Now()
+				if now.After(measureTo) {
+					return rounds, nil
+				}
+				if !now.Before(measureFrom) {
+					rounds += int64(whole)
+				}
+			} else if s.received > respLen {
 				return 0, fmt.Errorf("stream %d: %d octets for a %d-octet response", f.StreamID, s.received, respLen)
-			}
-			if s.received == respLen {
+			} else if s.received == respLen {
 				s.received = 0
 				now := time.Now()
 				if now.After(measureTo) {
