@@ -29,6 +29,8 @@ import (
 
 const (
 	frameHeaderLen = 9
+	// SETTINGS_MAX_FRAME_SIZE's initial value, which every peer accepts.
+	maxFrameSize = 16384
 	// What this client grants the server: the largest window HTTP/2 allows, topped up at half.
 	ourWindow = 1<<31 - 1
 )
@@ -45,6 +47,11 @@ func main() {
 		(*mode != "pingpong" && *mode != "stream") {
 		fmt.Fprintln(os.Stderr, "-streams must be 1-10000, -size at least 0, -d positive, -w at least 0, "+
 			"-mode pingpong or stream")
+		os.Exit(2)
+	}
+	if len(request(*size)) > maxFrameSize {
+		// Each request goes in one DATA frame, and every peer takes frames of the default maximum size.
+		fmt.Fprintf(os.Stderr, "-size %d makes a request larger than one %d-octet frame\n", *size, maxFrameSize)
 		os.Exit(2)
 	}
 	rounds, err := run(*addr, *mode == "stream", *streams, *size, time.Duration(*warmup)*time.Second,
