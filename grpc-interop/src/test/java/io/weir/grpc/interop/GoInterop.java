@@ -30,6 +30,11 @@ final class GoInterop {
         return build(MODULE, "google.golang.org/grpc/interop/" + name, name);
     }
 
+    /** grpc-interop's pingload (descriptors/pingload, the load client of microbench/grpc-load-compare), built once. */
+    static Path pingload() throws IOException, InterruptedException {
+        return build(MODULE, "weir.io/grpc-interop/pingload", "pingload");
+    }
+
     /** grpc-health-probe v0.4.63, built once from the Go module in health-probe/. */
     static Path healthProbe() throws IOException, InterruptedException {
         return build(Path.of("health-probe").toAbsolutePath(), "github.com/grpc-ecosystem/grpc-health-probe",
