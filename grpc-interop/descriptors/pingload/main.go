@@ -114,11 +114,13 @@ type stream struct {
 }
 
 func run(addr string, serverStreaming bool, n, size int, warmup, duration time.Duration) (int64, error) {
-	conn, err := net.Dial("tcp", addr)
+	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
 	if err != nil {
 		return 0, err
 	}
 	defer conn.Close()
+	// Opening the calls may fill the socket (100 requests are more than its buffer): a bound for that too.
+	conn.SetDeadline(time.Now().Add(warmup + duration + 20*time.Second))
 	br := bufio.NewReaderSize(conn, 64<<10)
 	bw := bufio.NewWriterSize(conn, 64<<10)
 	if _, err := bw.WriteString(http2.ClientPreface); err != nil {
@@ -189,7 +191,8 @@ func run(addr string, serverStreaming bool, n, size int, warmup, duration time.D
 	measureFrom, measureTo := start.Add(warmup), start.Add(warmup+duration)
 	var rounds int64
 	var connUnacked int64
-	conn.SetReadDeadline(measureTo.Add(10 * time.Second))
+	// A server that stops reading or answering fails the run instead of hanging it.
+	conn.SetDeadline(measureTo.Add(10 * time.Second))
 	for {
 		// Write out what the frames read so far brought about before waiting for more, as an event loop does at the
 		// end of its read: only when no whole frame is buffered.
