@@ -9,6 +9,7 @@ every server here is exactly one process.
 """
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -148,12 +149,21 @@ def start(server, port, cpu, jvm_args=()):
         cmd = ["taskset", "-c", str(cpu), "java", *jvm_args, "--enable-native-access=ALL-UNNAMED", "-cp", JAR,
                JAVA_SERVERS[server.framework], "--port", str(port), "--transport", server.transport,
                "--threads", "1"]
+    return launch(cmd, port, server.label, workdir=workdir)
+
+
+def launch(cmd, port, label, cwd=None, workdir=None):
+    """Starts cmd (a server) and returns the process once 127.0.0.1:port accepts connections; stops it and raises
+    RuntimeError with its error output if it exits or does not listen in time. Its error output goes to a temporary
+    file, never to a pipe that nobody reads: a server that logs much (grpc-java logs a stack trace for every stream a
+    load generator resets) would block on a full pipe. workdir, if given, is removed by stop(). Also used by
+    grpc-load-compare and grpc-client-compare."""
     err = tempfile.TemporaryFile("w+")
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, text=True)
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, text=True)
     proc.weir_stderr = err
     proc.weir_workdir = workdir
     try:
-        wait_listening(port, proc, server.label)
+        wait_listening(port, proc, label)
     except BaseException:
         stop(proc)
         raise
@@ -184,8 +194,10 @@ def error_output(proc, max_chars=4000):
     return ":\n" + err.read()[:max_chars]
 
 
-def stop(proc):
-    proc.terminate()
+def stop(proc, sig=signal.SIGTERM):
+    """Stops a process that start() or launch() made with sig (SIGTERM by default), killing it if it has not exited
+    within STOP_TIMEOUT_S, and drops its error output and work directory."""
+    proc.send_signal(sig)
     try:
         proc.wait(timeout=STOP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
